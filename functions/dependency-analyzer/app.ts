@@ -1,0 +1,24 @@
+/** The dependency-analyzer experiment's app. */
+import { createExperimentApp, type ExperimentApp, type RootInfo } from "../../shared/app.ts";
+import type { FetchPolicy } from "../../shared/safe_fetch.ts";
+
+/** The root information document. */
+export const ROOT: RootInfo = {
+  name: "dependency-analyzer",
+  description:
+    "Lists what a web page depends on: scripts, stylesheets, preloads, iframes, import maps, third-party hosts and detected libraries with versions.",
+  usage: "GET /analyze?url=<url>",
+};
+
+/** What this experiment needs from its environment. */
+export interface Bindings {
+  /** Where outbound fetches may go, and their limits. */
+  fetchPolicy: FetchPolicy;
+}
+
+/** Creates the app over its bindings (pure: tests call `app.request()`). */
+export function createApp(bindings: Bindings): ExperimentApp {
+  const app = createExperimentApp(ROOT);
+  void bindings; // used by the experiment's routes
+  return app;
+}

@@ -1,0 +1,20 @@
+/** The link-shortener experiment's app. */
+import { createExperimentApp, type ExperimentApp, type RootInfo } from "../../shared/app.ts";
+
+/** The root information document. */
+export const ROOT: RootInfo = {
+  name: "link-shortener",
+  description:
+    "Shortens links: stores short codes in libSQL behind a key-value cache and redirects them.",
+  usage: 'POST /shorten {"url":"<url>"}',
+};
+
+/** What this experiment needs from its environment. */
+// deno-lint-ignore no-empty-interface
+export interface Bindings {}
+
+/** Creates the app over its bindings (pure: tests call `app.request()`). */
+export function createApp(_bindings: Bindings): ExperimentApp {
+  const app = createExperimentApp(ROOT);
+  return app;
+}

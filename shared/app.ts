@@ -1,0 +1,66 @@
+/**
+ * The app every experiment starts from: the shared middleware, the error handlers, the root
+ * information document, `GET /openapi.json` and `GET /docs`. An experiment only adds routes,
+ * declared with `createRoute` so that the same schemas validate requests and describe them.
+ */
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { notFound, onError } from "./errors.ts";
+import { jsonCharset, openCors, requestLog, type SharedVariables } from "./middleware.ts";
+import { validationHook } from "./validation.ts";
+import { ErrorBodySchema, jsonContent } from "./openapi.ts";
+import { addDocs } from "./docs.ts";
+
+/** The root information document of the contract. */
+export interface RootInfo {
+  /** Experiment name (its slug). */
+  name: string;
+  /** What the experiment does. */
+  description: string;
+  /** `<METHOD> <path>?<param>=<value>`, e.g. `GET /analyze?url=<url>`. */
+  usage: string;
+}
+
+/** The Hono app type of every experiment. */
+export type ExperimentApp = OpenAPIHono<{ Variables: SharedVariables }>;
+
+const RootInfoSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  usage: z.string(),
+}).openapi("RootInfo");
+
+/** Options of the app shell. */
+export interface ExperimentOptions {
+  /** Where the request log lines go (default stderr). */
+  log?: (line: string) => void;
+}
+
+/** Creates an experiment's app with everything but its own routes. */
+export function createExperimentApp(
+  info: RootInfo,
+  options: ExperimentOptions = {},
+): ExperimentApp {
+  const app: ExperimentApp = new OpenAPIHono({ defaultHook: validationHook });
+  app.use(requestLog(options.log));
+  app.use(openCors);
+  app.use(jsonCharset);
+  app.onError(onError);
+  app.notFound(notFound);
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/",
+      summary: "Root information document",
+      responses: { 200: jsonContent(RootInfoSchema, "What this experiment is and how to call it") },
+    }),
+    (c) => c.json({ name: info.name, description: info.description, usage: info.usage }, 200),
+  );
+  app.openAPIRegistry.register("ErrorBody", ErrorBodySchema);
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: { title: info.name, version: "1.0.0", description: info.description },
+  });
+  addDocs(app, info.name);
+  return app;
+}

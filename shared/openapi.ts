@@ -1,0 +1,33 @@
+/** Building blocks of route declarations: JSON content, the error body, error responses. */
+import { z } from "@hono/zod-openapi";
+import { ERROR_STATUS, type ErrorCode } from "./errors.ts";
+
+/** The error body of the contract. */
+export const ErrorBodySchema = z.object({
+  error: z.string().openapi({ description: "Human-readable message" }),
+  code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]).optional().openapi({
+    description: "Error code; absent only in the `/object` missing-key body",
+  }),
+}).openapi("ErrorBody");
+
+/** A JSON response declaration. */
+export function jsonContent<T extends z.ZodType>(schema: T, description: string) {
+  return { description, content: { "application/json": { schema } } };
+}
+
+/** An error a route may answer with: a code, or `[status, code]` where HTTP demands another status. */
+export type DeclaredError = ErrorCode | [number, ErrorCode];
+
+/** The error responses of a route, grouped by status, each naming its codes. */
+export function errorResponses(...errors: DeclaredError[]) {
+  const byStatus = new Map<number, string[]>();
+  for (const e of errors) {
+    const [status, code] = Array.isArray(e) ? e : [ERROR_STATUS[e], e];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<number, ReturnType<typeof jsonContent<typeof ErrorBodySchema>>> = {};
+  for (const [status, codes] of byStatus) {
+    out[status] = jsonContent(ErrorBodySchema, codes.join(", "));
+  }
+  return out;
+}
