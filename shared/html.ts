@@ -36,36 +36,79 @@ export function collapse(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
-/** The text under a node, white space collapsed. */
-export function text(node: AnyNode | null | undefined): string {
-  if (!node) return "";
-  const parts: string[] = [];
-  const walk = (n: AnyNode) => {
-    if (isText(n)) parts.push(n.data);
-    else if (isTag(n) || n.type === "root") { for (const c of (n as ParentNode).children) walk(c); }
-  };
-  walk(node);
-  return collapse(parts.join(" "));
-}
-
 /** Elements whose text is never readable content. */
 const NON_CONTENT = new Set(["script", "style", "noscript", "template", "svg", "iframe", "head"]);
 
-/**
- * The readable text of a document: text under `root` (default `<body>`), skipping non-content
- * elements and any tag in `skip` (e.g. nav, footer), with block boundaries kept as spaces.
- */
-export function readableText(doc: Document, skip: readonly string[] = []): string {
-  const skipped = new Set([...NON_CONTENT, ...skip]);
-  const root = selectFirst(doc, "body") ?? doc;
+/** Elements that break a line: their text is kept apart from their neighbours'. */
+const BLOCKS = new Set([
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "br",
+  "dd",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hr",
+  "li",
+  "main",
+  "nav",
+  "ol",
+  "option",
+  "p",
+  "pre",
+  "section",
+  "table",
+  "td",
+  "th",
+  "title",
+  "tr",
+  "ul",
+]);
+
+/** Text under `node`, inline elements joined as written, blocks apart; `skip` tags left out. */
+function collectText(node: AnyNode, skip: ReadonlySet<string>): string {
   const parts: string[] = [];
   const walk = (n: AnyNode) => {
     if (isText(n)) parts.push(n.data);
-    else if (isTag(n) && skipped.has(n.name)) return;
-    else if (isTag(n) || n.type === "root") { for (const c of (n as ParentNode).children) walk(c); }
+    else if (isTag(n)) {
+      if (skip.has(n.name)) return;
+      const block = BLOCKS.has(n.name);
+      if (block) parts.push(" ");
+      for (const c of n.children) walk(c);
+      if (block) parts.push(" ");
+    } else if (n.type === "root") { for (const c of (n as ParentNode).children) walk(c); }
   };
-  walk(root);
-  return collapse(parts.join(" "));
+  walk(node);
+  return collapse(parts.join(""));
+}
+
+const NOTHING = new Set<string>();
+
+/** The text under a node (scripts and styles included, as `textContent`), white space collapsed. */
+export function text(node: AnyNode | null | undefined): string {
+  return node ? collectText(node, NOTHING) : "";
+}
+
+/**
+ * The readable text of a document: text under `<body>` (or the whole document), skipping
+ * non-content elements and any tag in `skip` (e.g. nav, footer).
+ */
+export function readableText(doc: Document, skip: readonly string[] = []): string {
+  return collectText(selectFirst(doc, "body") ?? doc, new Set([...NON_CONTENT, ...skip]));
 }
 
 /** The base URL of a document: `<base href>` resolved against the final URL, else the final URL. */

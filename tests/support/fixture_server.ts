@@ -79,13 +79,16 @@ async function route(req: Request, url: URL, routes: Record<string, FixtureRoute
       return new Response("late", { headers: { "content-type": "text/plain" } });
     case "/slow-body": {
       const ms = Number(q.get("ms") ?? 30_000);
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const body = new ReadableStream<Uint8Array>({
-        async start(ctrl) {
+        start(ctrl) {
           ctrl.enqueue(new TextEncoder().encode("<html><body>"));
-          await sleep(ms, req.signal);
-          ctrl.enqueue(new TextEncoder().encode("done</body></html>"));
-          ctrl.close();
+          timer = setTimeout(() => {
+            ctrl.enqueue(new TextEncoder().encode("done</body></html>"));
+            ctrl.close();
+          }, ms);
         },
+        cancel: () => clearTimeout(timer), // the client went away
       });
       return new Response(body, { headers: { "content-type": "text/html" } });
     }
