@@ -1,6 +1,18 @@
-/** The ai-summary experiment's app. */
-import { createExperimentApp, type ExperimentApp, type RootInfo } from "../../shared/app.ts";
-import type { FetchPolicy } from "../../shared/safe_fetch.ts";
+/** The ai-summary experiment's app: `GET /summary?url=` summarises a page with the `AI` binding. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { type AI, generateSummary, NO_CONTENT_SUMMARY, truncateText } from "../../shared/ai.ts";
+import {
+  createExperimentApp,
+  type ExperimentApp,
+  type ExperimentOptions,
+  type RootInfo,
+} from "../../shared/app.ts";
+import { ApiError } from "../../shared/errors.ts";
+import { errorResponses, jsonContent } from "../../shared/openapi.ts";
+import { type FetchPolicy, safeFetch } from "../../shared/safe_fetch.ts";
+import { UrlQuery } from "../../shared/validation.ts";
+import { pageText } from "./page_text.ts";
+import { summaryMessages } from "./prompt.ts";
 
 /** The root information document. */
 export const ROOT: RootInfo = {
@@ -13,11 +25,49 @@ export const ROOT: RootInfo = {
 export interface Bindings {
   /** Where outbound fetches may go, and their limits. */
   fetchPolicy: FetchPolicy;
+  /** The text-generation model. */
+  ai: AI;
 }
 
+/** The response header naming the model that answered (absent when it was not called). */
+export const MODEL_HEADER = "X-AI-Model";
+
+const SummarySchema = z.object({
+  title: z.string().nullable().openapi({ description: "Page title; null when the page has none" }),
+  summary: z.string().openapi({ description: "Generated summary" }),
+}).openapi("SummaryResult");
+
+const summaryRoute = createRoute({
+  method: "get",
+  path: "/summary",
+  summary: "Summarise a web page",
+  description: "Fetches the page, extracts its title and readable text (at most 6000 characters " +
+    "go to the model) and returns the model's summary. Header `X-AI-Model` names the model.",
+  request: { query: UrlQuery },
+  responses: {
+    200: jsonContent(SummarySchema, "The page title and its summary"),
+    ...errorResponses("INVALID_URL", "FETCH_OR_AI_ERROR"),
+  },
+});
+
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
-export function createApp(bindings: Bindings): ExperimentApp {
-  const app = createExperimentApp(ROOT);
-  void bindings; // used by the experiment's routes
+export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
+  const app = createExperimentApp(ROOT, options);
+  app.openapi(summaryRoute, async (c) => {
+    const { url } = c.req.valid("query");
+    const page = await safeFetch(url, bindings.fetchPolicy, { errorCode: "FETCH_OR_AI_ERROR" });
+    if (page.status >= 400) {
+      throw new ApiError(
+        "FETCH_OR_AI_ERROR",
+        `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
+      );
+    }
+    const { title, text } = pageText(page);
+    const body = truncateText(text.trim());
+    if (body === "") return c.json({ title, summary: NO_CONTENT_SUMMARY }, 200);
+    const { summary, model } = await generateSummary(bindings.ai, summaryMessages(title, body));
+    c.header(MODEL_HEADER, model);
+    return c.json({ title, summary }, 200);
+  });
   return app;
 }
