@@ -175,8 +175,7 @@ export function inferenceAi(
         );
       } catch (err) {
         if (signal.aborted) throw new AiError(`AI model timed out after ${config.timeoutMs} ms`);
-        const message = err instanceof Error ? err.message : String(err);
-        throw new AiError(`AI model request failed: ${message}`.slice(0, 500));
+        throw new AiError(`AI model request failed: ${describeFailure(err)}`.slice(0, 500));
       }
       if (typeof output !== "object" || output === null || output instanceof Blob) {
         throw new AiError("AI model request failed: the server did not answer with JSON");
@@ -188,6 +187,28 @@ export function inferenceAi(
       };
     },
   };
+}
+
+/**
+ * What went wrong in a client call. For an HTTP error the status and the server's own message
+ * (OpenAI's `{error: {message}}` included, which the client reports only generically).
+ */
+function describeFailure(err: unknown): string {
+  const response = (err as { httpResponse?: { status?: number; body?: unknown } })?.httpResponse;
+  if (response?.status) {
+    const body = response.body as
+      | { error?: string | { message?: unknown }; message?: unknown; detail?: unknown }
+      | string
+      | undefined;
+    const detail = typeof body === "string"
+      ? body
+      : typeof body?.error === "string"
+      ? body.error
+      : body?.error?.message ?? body?.message ?? body?.detail;
+    const text = typeof detail === "string" && detail.trim() ? detail.trim() : "no message";
+    return `HTTP ${response.status}: ${text}`;
+  }
+  return err instanceof Error ? err.message : String(err);
 }
 
 /**

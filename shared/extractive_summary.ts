@@ -129,7 +129,9 @@ export function extractiveSummary(text: string, options: ExtractiveOptions = {})
 
   const candidates: Candidate[] = sentences
     .map((s, index) => ({ index, text: s, words: new Set(contentWords(s)), score: 0 }))
-    .filter((c) => isProse(c.text) && c.words.size > 0);
+    .filter((c) => isProse(c.text) && c.words.size > 0)
+    // A repeated sentence says nothing new and must not inflate its words' frequency.
+    .filter((c, i, all) => !all.slice(0, i).some((p) => similarity(p.words, c.words) > 0.7));
   if (candidates.length === 0) return clip(sentences.join(" "), maxChars);
 
   // How often each content word occurs across the prose: frequent words carry the subject.
@@ -158,7 +160,6 @@ export function extractiveSummary(text: string, options: ExtractiveOptions = {})
   let length = 0;
   for (const c of ranked) {
     if (chosen.length >= maxSentences) break;
-    if (chosen.some((p) => similarity(p.words, c.words) > 0.7)) continue;
     const added = (chosen.length > 0 ? 1 : 0) + c.text.length;
     if (length + added > maxChars) continue;
     chosen.push(c);

@@ -66,10 +66,9 @@ export function startOpenAiFake(
       const answer = current;
       switch (answer.kind) {
         case "hang":
-          // Never answers; ends when the client aborts or the fake closes.
+          // Never answers while the fake runs (the client gives up first); closing ends it.
           await new Promise<void>((resolve) => {
-            if (req.signal.aborted || closing.signal.aborted) return resolve();
-            req.signal.addEventListener("abort", () => resolve(), { once: true });
+            if (closing.signal.aborted) return resolve();
             closing.signal.addEventListener("abort", () => resolve(), { once: true });
           });
           return new Response(null, { status: 499 });
