@@ -1,6 +1,11 @@
-/** The dependency-analyzer experiment's app. */
+/** The dependency-analyzer experiment's app: `GET /analyze?url=`. */
+import { createRoute } from "@hono/zod-openapi";
 import { createExperimentApp, type ExperimentApp, type RootInfo } from "../../shared/app.ts";
+import { errorResponses, jsonContent } from "../../shared/openapi.ts";
 import type { FetchPolicy } from "../../shared/safe_fetch.ts";
+import { UrlQuery } from "../../shared/validation.ts";
+import { analyzeUrl } from "./analyze.ts";
+import { AnalyzeResultSchema } from "./schema.ts";
 
 /** The root information document. */
 export const ROOT: RootInfo = {
@@ -16,9 +21,28 @@ export interface Bindings {
   fetchPolicy: FetchPolicy;
 }
 
+/** `GET /analyze`: the route declaration (request and response schemas). */
+export const analyzeRoute = createRoute({
+  method: "get",
+  path: "/analyze",
+  summary: "What a page (or a package manifest) depends on",
+  description:
+    "Fetches the URL and lists its scripts, stylesheets, resource hints, iframes, import-map " +
+    'entries, hosts and detected libraries (`kind: "page"`), or, for a package.json, ' +
+    'deno.json or import map, its declared dependencies (`kind: "manifest"`).',
+  request: { query: UrlQuery },
+  responses: {
+    200: jsonContent(AnalyzeResultSchema, "The analysis; `status` is the upstream status"),
+    ...errorResponses("INVALID_URL", "FETCH_ERROR", "PARSE_ERROR"),
+  },
+});
+
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(bindings: Bindings): ExperimentApp {
   const app = createExperimentApp(ROOT);
-  void bindings; // used by the experiment's routes
+  app.openapi(analyzeRoute, async (c) => {
+    const { url } = c.req.valid("query");
+    return c.json(await analyzeUrl(url, bindings.fetchPolicy), 200);
+  });
   return app;
 }

@@ -1,0 +1,53 @@
+/** `/analyze` end to end: fetch safely, decide what the body is, analyze it. */
+import { isApiError } from "../../shared/errors.ts";
+import { type FetchPolicy, type FetchResult, safeFetch } from "../../shared/safe_fetch.ts";
+import { classifyBody } from "./content.ts";
+import { analyzeManifest } from "./manifest.ts";
+import { analyzePage, type PageAnalysis } from "./page.ts";
+import type { AnalyzeResult } from "./schema.ts";
+
+/**
+ * Fetches `url` under `policy` and analyzes what came back. Fetch failures are the safe
+ * fetch's 400 INVALID_URL / 502 FETCH_ERROR; a body that cannot be analyzed is 502
+ * PARSE_ERROR, except on an upstream error status, where it is an empty page analysis (the
+ * caller asked about the URL and learns its status; an error page's format is incidental).
+ */
+export async function analyzeUrl(url: string, policy: FetchPolicy): Promise<AnalyzeResult> {
+  const fetchedAt = new Date().toISOString();
+  const res = await safeFetch(url, policy);
+  return analyzeResponse(res, fetchedAt);
+}
+
+/** Analyzes a fetched response (separate from the fetch so that tests can feed one in). */
+export function analyzeResponse(res: FetchResult, fetchedAt: string): AnalyzeResult {
+  const warnings: string[] = [];
+  const warn = (message: string) => warnings.push(message);
+  const common = {
+    url: res.url,
+    finalUrl: res.finalUrl,
+    status: res.status,
+    fetchedAt,
+    contentType: res.contentType,
+  };
+  let body;
+  try {
+    body = classifyBody(res);
+  } catch (err) {
+    if (!isApiError(err) || res.status < 400) throw err;
+    warn(`Upstream answered ${res.status}; ${err.message}`);
+    return { ...common, kind: "page", ...EMPTY_PAGE, warnings };
+  }
+  if (body.kind === "manifest") {
+    return {
+      ...common,
+      kind: "manifest",
+      ...analyzeManifest(body.json, body.format, res.finalUrl, warn),
+      warnings,
+    };
+  }
+  if (body.warning) warn(body.warning);
+  return { ...common, kind: "page", ...analyzePage(res.text, res.finalUrl, warn), warnings };
+}
+
+/** The analysis of a page with nothing in it. */
+const EMPTY_PAGE: PageAnalysis = analyzePage("", "http://empty.invalid/");

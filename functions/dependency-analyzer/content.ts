@@ -1,0 +1,107 @@
+/**
+ * What a fetched body is, for the analyzer: an HTML page, a JSON manifest, or something it
+ * cannot analyze (binary, CSS, JavaScript, JSON of another shape), which is a PARSE_ERROR.
+ */
+import { ApiError } from "../../shared/errors.ts";
+import type { FetchResult } from "../../shared/safe_fetch.ts";
+import { isObject } from "./import_map.ts";
+import { type ManifestFormat, manifestFormat } from "./manifest.ts";
+
+/** How the analyzer reads a body. */
+export type BodyKind =
+  | { kind: "page"; warning: string | null }
+  | { kind: "manifest"; format: ManifestFormat; json: Record<string, unknown> };
+
+const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
+/** `application/json`, `text/json` and every `+json` type (`application/importmap+json`). */
+const JSON_TYPE = /^(?:application\/(?:[\w.-]+\+)?json|text\/json)$/;
+/** Types whose bodies are bytes, not text. */
+const BINARY_TYPE =
+  /^(?:image\/(?!svg\+xml$)|audio\/|video\/|font\/|application\/(?:octet-stream|pdf|zip|gzip|x-gzip|x-tar|x-bzip2|x-7z-compressed|x-rar-compressed|vnd\.rar|wasm|x-protobuf|protobuf|x-shockwave-flash|msword|vnd\.ms-|vnd\.openxmlformats-))/;
+/** Types that carry no declared format, where the body itself decides. */
+const UNTYPED = new Set(["text/plain", null]);
+
+/** True when the body is binary: by its type, or by NUL bytes near the start. */
+export function isBinary(res: Pick<FetchResult, "contentType" | "charset" | "body">): boolean {
+  if (res.contentType && BINARY_TYPE.test(res.contentType)) return true;
+  if (res.charset.startsWith("utf-16")) return false; // NULs are normal in UTF-16 text
+  return res.body.subarray(0, 1024).includes(0);
+}
+
+/**
+ * Decides how to read a fetched body. The Content-Type wins when it says HTML or JSON;
+ * `text/plain` or a missing type (raw file hosts serve package.json as text/plain) is JSON
+ * when the name ends in `.json` or the body starts with `{` and parses, HTML otherwise.
+ * Throws PARSE_ERROR for binary bodies, unreadable JSON, JSON that is no manifest, and other
+ * types (CSS, JavaScript, XML).
+ */
+export function classifyBody(res: FetchResult): BodyKind {
+  const type = res.contentType;
+  if (isBinary(res)) {
+    throw new ApiError(
+      "PARSE_ERROR",
+      `Response is binary (${type ?? "no Content-Type"}): not an HTML page or a manifest`,
+    );
+  }
+  if (type && HTML_TYPES.has(type)) return { kind: "page", warning: null };
+  const path = new URL(res.finalUrl).pathname.toLowerCase();
+  const declaredJson = type !== null && JSON_TYPE.test(type);
+  const maybeJson = declaredJson ||
+    (UNTYPED.has(type) && (/\.jsonc?$/.test(path) || /^\s*\{/.test(res.text)));
+  if (maybeJson) {
+    let json: unknown;
+    try {
+      json = JSON.parse(stripJsonComments(res.text.replace(/^\uFEFF/, "")));
+    } catch (err) {
+      if (declaredJson || /\.jsonc?$/.test(path)) {
+        const reason = err instanceof Error ? err.message : String(err);
+        throw new ApiError("PARSE_ERROR", `Response is not valid JSON: ${reason}`.slice(0, 300));
+      }
+      json = undefined; // text/plain that only looked like JSON: read it as a page below
+    }
+    if (json !== undefined) {
+      const format = manifestFormat(json, res.finalUrl);
+      if (!format || !isObject(json)) {
+        throw new ApiError(
+          "PARSE_ERROR",
+          "Response is JSON but not a package.json, deno.json or import map",
+        );
+      }
+      return { kind: "manifest", format, json };
+    }
+  }
+  if (UNTYPED.has(type)) {
+    return {
+      kind: "page",
+      warning: `Content-Type is ${type ?? "missing"}, not text/html; parsed as HTML anyway`,
+    };
+  }
+  throw new ApiError("PARSE_ERROR", `Response is ${type}: not an HTML page or a manifest`);
+}
+
+/**
+ * Removes `//` and `/* *\/` comments outside strings (deno.jsonc and friends), keeping the
+ * text otherwise byte for byte so JSON error positions stay meaningful.
+ */
+export function stripJsonComments(text: string): string {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+    } else if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      i = end === -1 ? text.length : end + 2;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}

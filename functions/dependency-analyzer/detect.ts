@@ -1,0 +1,184 @@
+/**
+ * The detection engine: runs the rule table (rules.ts) over what a page exposes and folds
+ * the matches into one entry per library and version. It knows nothing about any library.
+ */
+import { type Document, parseHtml, selectFirst } from "../../shared/html.ts";
+import { ALIASES, type Rule, RULES } from "./rules.ts";
+import type { Evidence, Library } from "./schema.ts";
+
+/** What a page exposes to the rules. */
+export interface DetectionInput {
+  /** Absolute URLs the page loads (scripts, stylesheets, preloads, import-map targets). */
+  urls: readonly string[];
+  /** `<meta name="generator">` contents. */
+  generators?: readonly string[];
+  /** The parsed page, for `selector` rules. */
+  doc?: Document;
+  /** The page text, for `html` rules. */
+  html?: string;
+}
+
+/** A rule's verdict on one input. */
+export interface RuleMatch {
+  name: string;
+  version: string | null;
+  /** What matched, reported as evidence. */
+  value: string;
+}
+
+interface Hit extends RuleMatch {
+  rule: string;
+  confidence: number;
+  implies: readonly string[];
+}
+
+/** How much of a matched text goes into evidence. */
+const MAX_EVIDENCE_CHARS = 200;
+
+/**
+ * Applies one rule to one input: a string for `url`, `generator` and `html` rules, a parsed
+ * document (or HTML text, parsed here) for `selector` rules. Null when it does not match.
+ */
+export function matchRule(rule: Rule, input: string | Document): RuleMatch | null {
+  if (rule.on === "selector") {
+    const doc = typeof input === "string" ? parseHtml(input) : input;
+    const el = rule.selector ? selectFirst(doc, rule.selector) : null;
+    if (!el) return null;
+    const version = rule.versionAttr ? el.attribs[rule.versionAttr]?.trim() || null : null;
+    const value = rule.versionAttr && version
+      ? `${rule.versionAttr}="${version}"`
+      : (rule.selector as string);
+    return named(rule.name, version, value);
+  }
+  if (typeof input !== "string" || !rule.pattern) return null;
+  const m = rule.pattern.exec(input);
+  if (!m) return null;
+  const value = rule.on === "html" ? m[0] : input;
+  const captured = m.groups?.name;
+  // Names captured from URLs are npm-style (lowercase); fixed names are kept as written.
+  const name = captured ? canonicalName(captured, rule.on === "url") : rule.name;
+  return named(name, m.groups?.version ?? null, value);
+}
+
+function named(
+  name: string | undefined,
+  rawVersion: string | null,
+  value: string,
+): RuleMatch | null {
+  if (!name) return null;
+  return {
+    name,
+    version: rawVersion ? rawVersion.replace(/^v(?=\d)/, "") : null,
+    value: value.length > MAX_EVIDENCE_CHARS ? value.slice(0, MAX_EVIDENCE_CHARS) + "…" : value,
+  };
+}
+
+/** The name a library is reported under: CDN catalogue names mapped to npm names. */
+export function canonicalName(raw: string, fromUrl: boolean): string {
+  const name = fromUrl ? raw.toLowerCase() : raw.trim();
+  return ALIASES[name.toLowerCase()] ?? name;
+}
+
+/** Runs every rule over `input` and returns the detected libraries, sorted by name. */
+export function detectLibraries(
+  input: DetectionInput,
+  rules: readonly Rule[] = RULES,
+): Library[] {
+  const hits: Hit[] = [];
+  const add = (rule: Rule, m: RuleMatch | null) => {
+    if (m) {
+      hits.push({ ...m, rule: rule.id, confidence: rule.confidence, implies: rule.implies ?? [] });
+    }
+  };
+  let generatorMatched = false;
+  for (const rule of rules) {
+    if (rule.on === "url") { for (const url of input.urls) add(rule, matchRule(rule, url)); }
+    if (rule.on === "generator" && !rule.fallback) {
+      for (const g of input.generators ?? []) {
+        const m = matchRule(rule, g);
+        generatorMatched ||= m !== null;
+        add(rule, m);
+      }
+    }
+    if (rule.on === "selector" && input.doc) add(rule, matchRule(rule, input.doc));
+    if (rule.on === "html" && input.html !== undefined) add(rule, matchRule(rule, input.html));
+  }
+  // A catch-all generator rule only speaks when no specific one recognised the generator.
+  if (!generatorMatched) {
+    for (const rule of rules.filter((r) => r.on === "generator" && r.fallback)) {
+      for (const g of input.generators ?? []) add(rule, matchRule(rule, g));
+    }
+  }
+  return fold(withImplied(hits));
+}
+
+/** Adds a hit for each library that a detected one implies (Next.js → React). */
+function withImplied(hits: Hit[]): Hit[] {
+  const out = [...hits];
+  const seen = new Set<string>();
+  for (const hit of hits) {
+    for (const name of hit.implies) {
+      const key = `${hit.name}→${name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const confidence = Math.max(
+        ...hits.filter((h) => h.name === hit.name).map((h) => h.confidence),
+      );
+      out.push({ name, version: null, value: hit.name, rule: "implied", confidence, implies: [] });
+    }
+  }
+  return out;
+}
+
+/**
+ * One library per name and version. Hits without a version join the first versioned entry
+ * of the same name (a `/_next/` path and `__NEXT_DATA__` are the same Next.js); each rule
+ * appears once in an entry's evidence, with the first value it matched.
+ */
+function fold(hits: Hit[]): Library[] {
+  const byName = new Map<string, Hit[]>();
+  for (const hit of hits) byName.set(hit.name, [...(byName.get(hit.name) ?? []), hit]);
+  const libraries: Library[] = [];
+  for (const [name, group] of byName) {
+    const versions = [...new Set(group.map((h) => h.version).filter((v) => v !== null))];
+    const targets = versions.length > 0 ? versions : [null];
+    for (const version of targets) {
+      const mine = group.filter((h) =>
+        h.version === version || (h.version === null && version === targets[0])
+      );
+      const evidence: Evidence[] = [];
+      const rulesSeen = new Set<string>();
+      for (const h of mine) {
+        if (rulesSeen.has(h.rule)) continue;
+        rulesSeen.add(h.rule);
+        evidence.push({ rule: h.rule, value: h.value });
+      }
+      const confidence = Math.max(...mine.map((h) => h.confidence));
+      libraries.push({ name, version, confidence, evidence });
+    }
+  }
+  return libraries.sort((a, b) =>
+    compare(a.name.toLowerCase(), b.name.toLowerCase()) || compare(a.version ?? "", b.version ?? "")
+  );
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The library one URL names, by the most confident `url` rule that matches (a versioned
+ * match wins a tie); null when no rule knows the URL.
+ */
+export function identifyUrl(url: string, rules: readonly Rule[] = RULES): RuleMatch | null {
+  let best: { m: RuleMatch; confidence: number } | null = null;
+  for (const rule of rules) {
+    if (rule.on !== "url") continue;
+    const m = matchRule(rule, url);
+    if (!m) continue;
+    const better = !best || rule.confidence > best.confidence ||
+      (rule.confidence === best.confidence && m.version !== null && best.m.version === null);
+    if (better) best = { m, confidence: rule.confidence };
+  }
+  return best?.m ?? null;
+}
