@@ -216,7 +216,7 @@ export const RULES: readonly Rule[] = [
   {
     id: "generator-wordpress",
     on: "generator",
-    pattern: re`^WordPress(?:\s+(?<version>${V}))?`,
+    pattern: re`^WordPress(?![\w.])(?:\s+(?<version>${V}))?`,
     name: "WordPress",
     confidence: 100,
     example: { input: "WordPress 6.4.2", name: "WordPress", version: "6.4.2" },
@@ -224,7 +224,7 @@ export const RULES: readonly Rule[] = [
   {
     id: "generator-drupal",
     on: "generator",
-    pattern: re`^Drupal(?:\s+(?<version>${V}))?`,
+    pattern: re`^Drupal(?![\w.])(?:\s+(?<version>${V}))?`,
     name: "Drupal",
     confidence: 100,
     example: { input: "Drupal 10 (https://www.drupal.org)", name: "Drupal", version: "10" },
@@ -232,7 +232,7 @@ export const RULES: readonly Rule[] = [
   {
     id: "generator-hugo",
     on: "generator",
-    pattern: re`^Hugo(?:\s+(?<version>${V}))?`,
+    pattern: re`^Hugo(?![\w.])(?:\s+(?<version>${V}))?`,
     name: "Hugo",
     confidence: 100,
     example: { input: "Hugo 0.121.1", name: "Hugo", version: "0.121.1" },
@@ -240,7 +240,7 @@ export const RULES: readonly Rule[] = [
   {
     id: "generator-gatsby",
     on: "generator",
-    pattern: re`^Gatsby(?:\s+(?<version>${V}))?`,
+    pattern: re`^Gatsby(?![\w.])(?:\s+(?<version>${V}))?`,
     name: "gatsby",
     confidence: 100,
     implies: ["react"],
@@ -249,7 +249,7 @@ export const RULES: readonly Rule[] = [
   {
     id: "generator-astro",
     on: "generator",
-    pattern: re`^Astro(?:\s+(?<version>${V}))?`,
+    pattern: re`^Astro(?![\w.])(?:\s+(?<version>${V}))?`,
     name: "astro",
     confidence: 100,
     example: { input: "Astro v4.0.7", name: "astro", version: "4.0.7" },
@@ -257,7 +257,7 @@ export const RULES: readonly Rule[] = [
   {
     id: "generator-nextjs",
     on: "generator",
-    pattern: re`^Next\.js(?:\s+(?<version>${V}))?`,
+    pattern: re`^Next\.js(?![\w.])(?:\s+(?<version>${V}))?`,
     name: "next",
     confidence: 100,
     implies: ["react"],
