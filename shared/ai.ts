@@ -231,6 +231,9 @@ export function completionText(output: unknown): string | null {
 /** A line that only names the section after it. */
 const SECTION_LABEL = /^[A-Z][\w ()./-]{0,40}:$/;
 
+/** A `Label: value` line in the text (e.g. `Top-level files: a, b/`). */
+const METADATA_LINE = /^[A-Z][A-Za-z -]{0,30}: /;
+
 /** A leading `Label: value` line of a user message. */
 const HEADER_LINE = /^([A-Z][A-Za-z ]{0,30}):[ \t]*(.*)$/;
 
@@ -255,8 +258,10 @@ export function extractiveAi(): AI {
         if (label === "Title" || label === "Repository") title ??= value;
         else if (label === "Description" && value) lead.push(value);
       }
-      // Section labels on lines of their own ("Content:", "README:") are not text.
-      const rest = lines.slice(i).filter((line) => !SECTION_LABEL.test(line));
+      // Section labels ("Content:", "README:") and `Label: list` lines are not prose.
+      const rest = lines.slice(i).filter((line) =>
+        !SECTION_LABEL.test(line) && !(METADATA_LINE.test(line) && !/[.!?]\s*$/.test(line))
+      );
       const body = [...lead, ...rest].join("\n");
       const text = extractiveSummary(body, { title });
       return Promise.resolve({ text, model: EXTRACTIVE_MODEL });

@@ -1,6 +1,19 @@
-/** The repo-explainer experiment's app. */
-import { createExperimentApp, type ExperimentApp, type RootInfo } from "../../shared/app.ts";
+/** The repo-explainer experiment's app: `GET /explain?url=` explains a GitHub repository. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { type AI, generateSummary, NO_CONTENT_SUMMARY } from "../../shared/ai.ts";
+import {
+  createExperimentApp,
+  type ExperimentApp,
+  type ExperimentOptions,
+  type RootInfo,
+} from "../../shared/app.ts";
+import { ApiError } from "../../shared/errors.ts";
+import { errorResponses, jsonContent } from "../../shared/openapi.ts";
 import type { FetchPolicy } from "../../shared/safe_fetch.ts";
+import { UrlQuery } from "../../shared/validation.ts";
+import { type GithubConfig, readRepository } from "./github_api.ts";
+import { parseGithubRepoUrl } from "./github_url.ts";
+import { explainMessages, explainUserMessage } from "./prompt.ts";
 
 /** The root information document. */
 export const ROOT: RootInfo = {
@@ -12,13 +25,79 @@ export const ROOT: RootInfo = {
 
 /** What this experiment needs from its environment. */
 export interface Bindings {
-  /** Where outbound fetches may go, and their limits. */
+  /** Limits of outbound requests (`FETCH_TIMEOUT_MS`, `FETCH_MAX_BYTES` bound the API reads). */
   fetchPolicy: FetchPolicy;
+  /** The text-generation model. */
+  ai: AI;
+  /** The GitHub REST API. */
+  github: GithubConfig;
 }
 
+/** The response header naming the model that answered (absent when it was not called). */
+export const MODEL_HEADER = "X-AI-Model";
+
+/** The message of a URL that is valid but names no GitHub repository. */
+export const NOT_A_REPO = "Not a GitHub repository URL";
+
+const ExplainSchema = z.object({
+  repo: z.string().openapi({
+    description: "`owner/name` as GitHub spells it",
+    example: "denoland/deno",
+  }),
+  description: z.string().nullable(),
+  language: z.string().nullable().openapi({ description: "Primary language" }),
+  stars: z.number().int(),
+  topics: z.array(z.string()),
+  license: z.string().nullable().openapi({ description: "SPDX id (or name) of the licence" }),
+  defaultBranch: z.string(),
+  files: z.array(z.string()).openapi({ description: "Top-level entries; directories end in /" }),
+  summary: z.string().openapi({ description: "What the project is, its layout, how to start" }),
+}).openapi("ExplainResult");
+
+const explainRoute = createRoute({
+  method: "get",
+  path: "/explain",
+  summary: "Explain a GitHub repository",
+  description: "Reads the repository's metadata, README, top-level files and main manifest " +
+    "through the GitHub API and asks the model to explain it (at most 6000 characters of " +
+    "gathered text). Header `X-AI-Model` names the model.",
+  request: {
+    query: UrlQuery.extend({
+      url: UrlQuery.shape.url.openapi({
+        param: { name: "url", in: "query", required: true },
+        description: "GitHub repository URL, e.g. https://github.com/owner/repo",
+        example: "https://github.com/denoland/deno",
+      }),
+    }),
+  },
+  responses: {
+    200: jsonContent(ExplainSchema, "The repository's facts and its explanation"),
+    ...errorResponses("INVALID_URL", "NOT_FOUND", "FETCH_OR_AI_ERROR"),
+  },
+});
+
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
-export function createApp(bindings: Bindings): ExperimentApp {
-  const app = createExperimentApp(ROOT);
-  void bindings; // used by the experiment's routes
+export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
+  const app = createExperimentApp(ROOT, options);
+  app.openapi(explainRoute, async (c) => {
+    const target = parseGithubRepoUrl(c.req.valid("query").url);
+    if (!target) throw new ApiError("INVALID_URL", NOT_A_REPO);
+    const repo = await readRepository(bindings.github, target, bindings.fetchPolicy);
+    const facts = {
+      repo: repo.fullName,
+      description: repo.description,
+      language: repo.language,
+      stars: repo.stars,
+      topics: repo.topics,
+      license: repo.license,
+      defaultBranch: repo.defaultBranch,
+      files: repo.files,
+    };
+    const message = explainUserMessage(repo);
+    if (message === "") return c.json({ ...facts, summary: NO_CONTENT_SUMMARY }, 200);
+    const { summary, model } = await generateSummary(bindings.ai, explainMessages(message));
+    c.header(MODEL_HEADER, model);
+    return c.json({ ...facts, summary }, 200);
+  });
   return app;
 }

@@ -1,7 +1,9 @@
 /** Entrypoint of repo-explainer: reads the environment, builds the bindings, serves the app. */
+import { aiFromEnv } from "../../shared/ai.ts";
 import { fetchPolicyFromEnv } from "../../shared/config.ts";
 import { serveExperiment } from "../../shared/serve.ts";
 import { createApp } from "./app.ts";
+import { githubConfigFromEnv } from "./github_api.ts";
 
 /** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
 export const DEFAULT_PORT = 8005;
@@ -9,6 +11,11 @@ export const DEFAULT_PORT = 8005;
 if (import.meta.main) {
   await serveExperiment({
     port: DEFAULT_PORT,
-    build: (env) => createApp({ fetchPolicy: fetchPolicyFromEnv(env) }),
+    build: (env) =>
+      createApp({
+        fetchPolicy: fetchPolicyFromEnv(env),
+        ai: aiFromEnv(env),
+        github: githubConfigFromEnv(env),
+      }),
   });
 }
