@@ -1,6 +1,11 @@
 /** The dependency-analyzer experiment's app: `GET /analyze?url=`. */
 import { createRoute } from "@hono/zod-openapi";
-import { createExperimentApp, type ExperimentApp, type RootInfo } from "../../shared/app.ts";
+import {
+  createExperimentApp,
+  type ExperimentApp,
+  type ExperimentOptions,
+  type RootInfo,
+} from "../../shared/app.ts";
 import { errorResponses, jsonContent } from "../../shared/openapi.ts";
 import type { FetchPolicy } from "../../shared/safe_fetch.ts";
 import { UrlQuery } from "../../shared/validation.ts";
@@ -37,9 +42,9 @@ export const analyzeRoute = createRoute({
   },
 });
 
-/** Creates the app over its bindings (pure: tests call `app.request()`). */
-export function createApp(bindings: Bindings): ExperimentApp {
-  const app = createExperimentApp(ROOT);
+/** Creates the app over its bindings (pure: tests call `app.request()`, and may mute the log). */
+export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
+  const app = createExperimentApp(ROOT, options);
   app.openapi(analyzeRoute, async (c) => {
     const { url } = c.req.valid("query");
     return c.json(await analyzeUrl(url, bindings.fetchPolicy), 200);
