@@ -117,6 +117,12 @@ export function aiConfigFromEnv(env: Env): AiConfig {
     return { kind: "openai-compatible", baseUrl, model, token, timeoutMs };
   }
   if (token) {
+    // The router behind "auto" only takes Hugging Face tokens; a provider's own key needs its name.
+    if (!provider && !token.startsWith("hf_")) {
+      throw new ConfigError(
+        "HF_TOKEN must be a Hugging Face token (hf_...) unless AI_PROVIDER is set",
+      );
+    }
     return {
       kind: "hf",
       token,
@@ -163,6 +169,10 @@ export function inferenceAi(
     model: configured,
     async chat(messages) {
       const signal = AbortSignal.timeout(config.timeoutMs);
+      const send = options.fetch ?? fetch;
+      // Every request of the call shares the deadline, the client's provider-mapping lookup
+      // on the HF Hub included (the client passes no signal to that one).
+      const bounded: typeof fetch = (input, init) => send(input, { ...init, signal });
       let output: unknown;
       try {
         output = await client.chatCompletion(
@@ -171,7 +181,7 @@ export function inferenceAi(
             messages: messages.map((m) => ({ ...m })),
             max_tokens: MAX_COMPLETION_TOKENS,
           },
-          { signal, retry_on_error: false, fetch: options.fetch },
+          { signal, retry_on_error: false, fetch: bounded },
         );
       } catch (err) {
         if (signal.aborted) throw new AiError(`AI model timed out after ${config.timeoutMs} ms`);

@@ -65,6 +65,7 @@ Deno.test("aiConfigFromEnv: malformed values stop start-up with a ConfigError na
     [{ AI_BASE_URL: "ftp://host/" }, /^AI_BASE_URL must use http: or https:/],
     [{ HF_TOKEN: "hf_x", AI_PROVIDER: "nowhere" }, /^AI_PROVIDER must be one of auto, /],
     [{ AI_BASE_URL: "http://h.test", AI_PROVIDER: "groq" }, /^AI_PROVIDER cannot be combined/],
+    [{ HF_TOKEN: "gsk_provider_key" }, /^HF_TOKEN must be a Hugging Face token/],
   ];
   for (const [vars, message] of cases) {
     assert.throws(() => aiConfigFromEnv(new Env(vars)), (err: unknown) => {
@@ -189,6 +190,61 @@ Deno.test("hf providers: the router URL, the token and the model, seen through t
   } finally {
     await fake.close();
   }
+});
+
+Deno.test("hf providers: a named provider is resolved on the Hub, then called directly", async () => {
+  const fake = startOpenAiFake({ kind: "reply", content: "From groq." }, "llama-3.1-8b-instant");
+  const seen: string[] = [];
+  const viaFake: typeof fetch = (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    seen.push(url.origin + url.pathname);
+    if (url.hostname === "huggingface.co") {
+      const mapping = {
+        groq: { providerId: "llama-3.1-8b-instant", status: "live", task: "conversational" },
+      };
+      return Promise.resolve(
+        Response.json({ id: "acme/groq-test-1", inferenceProviderMapping: mapping }),
+      );
+    }
+    return fetch(`${fake.origin}/v1/chat/completions`, init);
+  };
+  try {
+    const config = aiConfigFromEnv(
+      new Env({ HF_TOKEN: "hf_t", AI_PROVIDER: "groq", AI_MODEL: "acme/groq-test-1" }),
+    );
+    const reply = await createAi(config, { fetch: viaFake }).chat(MESSAGES);
+    assert.deepEqual(reply, { text: "From groq.", model: "llama-3.1-8b-instant" });
+    assert.deepEqual(seen, [
+      "https://huggingface.co/api/models/acme/groq-test-1",
+      "https://router.huggingface.co/groq/openai/v1/chat/completions",
+    ]);
+    assert.equal(fake.requests[0].body?.model, "llama-3.1-8b-instant");
+  } finally {
+    await fake.close();
+  }
+});
+
+Deno.test("hf providers: a Hub lookup that hangs is bounded by AI_TIMEOUT_MS too", async () => {
+  // Never answers; gives up only when the request's signal aborts.
+  const hanging: typeof fetch = (_input, init) =>
+    new Promise((_resolve, reject) => {
+      init?.signal?.addEventListener("abort", () => reject(init.signal!.reason), { once: true });
+    });
+  const config = aiConfigFromEnv(
+    new Env({
+      HF_TOKEN: "hf_t",
+      AI_PROVIDER: "together",
+      AI_MODEL: "acme/hang-1",
+      AI_TIMEOUT_MS: "200",
+    }),
+  );
+  const started = performance.now();
+  await assert.rejects(createAi(config, { fetch: hanging }).chat(MESSAGES), (err: unknown) => {
+    assert.ok(err instanceof AiError);
+    assert.equal(err.message, "AI model timed out after 200 ms");
+    return true;
+  });
+  assert.ok(performance.now() - started < 2_000);
 });
 
 Deno.test("extractiveAi: summarises the user message offline, title boosted, labels dropped", async () => {
