@@ -54,7 +54,9 @@ export function analyzePage(
   warn: (message: string) => void = () => {},
 ): PageAnalysis {
   const doc = parseHtml(html);
-  const base = documentBase(doc, finalUrl);
+  // Browsers ignore a <base href> that is not a fetchable URL (javascript:, data:).
+  const declaredBase = documentBase(doc, finalUrl);
+  const base = /^https?:/i.test(declaredBase) ? declaredBase : finalUrl;
   const pageHost = new URL(finalUrl).hostname;
   const origin = (url: string | null): Origin => originOf(url, pageHost);
 
@@ -122,8 +124,9 @@ function collectScripts(doc: Document, base: string, origin: (u: string | null) 
     const essence = (type ?? "").split(";")[0].trim().toLowerCase();
     // Data blocks (JSON, templates, import maps) are not run: not script dependencies.
     if (essence !== "" && !JS_TYPE.test(essence)) continue;
-    const src = resolveUrl(attr(el, "src"), base);
-    const inline = src === null;
+    // A script with a src attribute is external even when the src cannot be resolved.
+    const inline = attr(el, "src") === null;
+    const src = inline ? null : resolveUrl(attr(el, "src"), base);
     out.push({
       src,
       inline,

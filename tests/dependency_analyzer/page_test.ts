@@ -92,3 +92,15 @@ Deno.test("SRI is counted on third-party scripts only; data: URLs have no host",
     ["www.example.com", false, 1],
   ]);
 });
+
+Deno.test("a <base href> that is not http(s) is ignored; an unresolvable src stays external", () => {
+  const r = analyzePage(
+    `<base href="javascript:void(0)"><script src="a.js"></script><script src="http://[bad"></script>`,
+    PAGE,
+  );
+  assert.deepEqual(r.scripts.map((s) => [s.src, s.inline]), [
+    ["https://www.example.com/blog/a.js", false],
+    [null, false],
+  ]);
+  assert.equal(r.summary.inlineScripts, 0);
+});
