@@ -1,6 +1,16 @@
-/** The metadata-extractor experiment's app. */
-import { createExperimentApp, type ExperimentApp, type RootInfo } from "../../shared/app.ts";
-import type { FetchPolicy } from "../../shared/safe_fetch.ts";
+/** The metadata-extractor experiment's app: `GET /metadata?url=` describes a page for a link preview. */
+import { createRoute } from "@hono/zod-openapi";
+import {
+  createExperimentApp,
+  type ExperimentApp,
+  type ExperimentOptions,
+  type RootInfo,
+} from "../../shared/app.ts";
+import { errorResponses, jsonContent } from "../../shared/openapi.ts";
+import { type FetchPolicy, safeFetch } from "../../shared/safe_fetch.ts";
+import { UrlQuery } from "../../shared/validation.ts";
+import { describeResponse } from "./response.ts";
+import { type MetadataResult, MetadataResultSchema } from "./schema.ts";
 
 /** The root information document. */
 export const ROOT: RootInfo = {
@@ -16,9 +26,37 @@ export interface Bindings {
   fetchPolicy: FetchPolicy;
 }
 
+const metadataRoute = createRoute({
+  method: "get",
+  path: "/metadata",
+  summary: "Extract link-preview metadata from a web page",
+  description: "Fetches the page and returns its normalised metadata (each field from the first " +
+    "source of its fallback order), every Open Graph, Twitter and JSON-LD value, icons, feeds, " +
+    "oEmbed and hreflang alternates. Every URL is absolute. An upstream error page is still " +
+    "described (`status` says so); an image URL is described as an image.",
+  request: { query: UrlQuery },
+  responses: {
+    200: jsonContent(MetadataResultSchema, "The page's metadata"),
+    ...errorResponses("INVALID_URL", "FETCH_ERROR", "PARSE_ERROR"),
+  },
+});
+
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
-export function createApp(bindings: Bindings): ExperimentApp {
-  const app = createExperimentApp(ROOT);
-  void bindings; // used by the experiment's routes
+export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
+  const app = createExperimentApp(ROOT, options);
+  app.openapi(metadataRoute, async (c) => {
+    const { url } = c.req.valid("query");
+    const page = await safeFetch(url, bindings.fetchPolicy);
+    const fetchedAt = new Date().toISOString();
+    const result: MetadataResult = {
+      url: page.url,
+      finalUrl: page.finalUrl,
+      status: page.status,
+      contentType: page.contentType,
+      fetchedAt,
+      ...describeResponse(page),
+    };
+    return c.json(result, 200);
+  });
   return app;
 }

@@ -1,0 +1,128 @@
+/**
+ * `extractMetadata(html, finalUrl)`: the pure extractor behind `/metadata` (no fetching, so
+ * the benchmark and tests call it directly). One parse, one walk (signals.ts), then each
+ * normalised field takes the first usable source of its fallback list (fields.ts).
+ */
+import { collapse, parseHtml, resolveUrl } from "../../shared/html.ts";
+import {
+  IMAGE_SOURCES,
+  type ImageCandidate,
+  KEYWORD_SOURCES,
+  LANG_SOURCES,
+  type Page,
+  type Source,
+  TEXT_FIELDS,
+  URL_FIELDS,
+} from "./fields.ts";
+import { mainNode, parseJsonLd } from "./jsonld.ts";
+import { alternates, bestFavicon, feeds, icons, oembed } from "./links.ts";
+import type { ImageValue, PageMetadata } from "./schema.ts";
+import { collectSignals } from "./signals.ts";
+import { ogImages, openGraphGroup, twitterGroup } from "./tag_groups.ts";
+
+/** The first source whose value `normalise` accepts (returns non-null). */
+function first<T, R>(sources: Source<T>[], page: Page, normalise: (v: T) => R | null): R | null {
+  for (const source of sources) {
+    const raw = source.read(page);
+    if (raw === null || raw === undefined) continue;
+    const value = normalise(raw);
+    if (value !== null) return value;
+  }
+  return null;
+}
+
+function cleanText(value: string): string | null {
+  return collapse(value) || null;
+}
+
+/** A well-formed language tag, `_` written as `-`; the first of a comma list. */
+export function cleanLang(value: string): string | null {
+  const tag = value.split(",")[0].trim().replace(/_/g, "-");
+  return /^[a-z]{1,8}(?:-[a-z0-9]{1,8})*$/i.test(tag) ? tag : null;
+}
+
+/** A positive integer size ("1200", 1200, "1200px", {value: 1200}); null otherwise. */
+export function cleanSize(value: unknown): number | null {
+  if (typeof value === "object" && value !== null && "value" in value) {
+    return cleanSize((value as { value: unknown }).value);
+  }
+  const n = typeof value === "number"
+    ? value
+    : typeof value === "string"
+    ? parseInt(value, 10)
+    : NaN;
+  return Number.isFinite(n) && n > 0 ? Math.round(n) : null;
+}
+
+function cleanKeywords(list: string[]): string[] | null {
+  const out = [...new Set(list.map(collapse).filter((k) => k !== ""))];
+  return out.length > 0 ? out : null;
+}
+
+/** Everything a link preview needs from an HTML page fetched from `finalUrl`. */
+export function extractMetadata(html: string, finalUrl: string): PageMetadata {
+  const s = collectSignals(parseHtml(html), finalUrl);
+  const ld = parseJsonLd(s.jsonLdTexts, s.base);
+  const page: Page = { s, ld, main: mainNode(ld), og: ogImages(s.ordered) };
+  const text = (sources: Source<string>[]) => first(sources, page, cleanText);
+  const url = (sources: Source<string>[]) => first(sources, page, (v) => resolveUrl(v, s.base));
+  const image = (c: ImageCandidate): ImageValue | null => {
+    const abs = resolveUrl(c.url, s.base);
+    if (!abs) return null;
+    const alt = typeof c.alt === "string" ? cleanText(c.alt) : null;
+    return { url: abs, width: cleanSize(c.width), height: cleanSize(c.height), alt };
+  };
+  const iconList = icons(s.links, s.base);
+  return {
+    title: text(TEXT_FIELDS.title),
+    description: text(TEXT_FIELDS.description),
+    canonical: url(URL_FIELDS.canonical),
+    lang: first(LANG_SOURCES, page, cleanLang),
+    siteName: text(TEXT_FIELDS.siteName),
+    type: text(TEXT_FIELDS.type),
+    author: text(TEXT_FIELDS.author),
+    publishedTime: text(TEXT_FIELDS.publishedTime),
+    modifiedTime: text(TEXT_FIELDS.modifiedTime),
+    keywords: first(KEYWORD_SOURCES, page, cleanKeywords) ?? [],
+    themeColor: text(TEXT_FIELDS.themeColor),
+    image: first(IMAGE_SOURCES, page, image),
+    logo: url(URL_FIELDS.logo),
+    icons: iconList,
+    favicon: bestFavicon(iconList, finalUrl),
+    openGraph: openGraphGroup(s.ordered, s.base),
+    twitter: twitterGroup(s.ordered, s.base),
+    jsonLd: ld.blocks,
+    feeds: feeds(s.links, s.base),
+    oembed: oembed(s.links, s.base),
+    alternates: alternates(s.links, s.base),
+    warnings: ld.warnings,
+  };
+}
+
+/** A result with nothing found (the base of every non-HTML result). */
+export function emptyMetadata(finalUrl: string): PageMetadata {
+  return {
+    title: null,
+    description: null,
+    canonical: null,
+    lang: null,
+    siteName: null,
+    type: null,
+    author: null,
+    publishedTime: null,
+    modifiedTime: null,
+    keywords: [],
+    themeColor: null,
+    image: null,
+    logo: null,
+    icons: [],
+    favicon: new URL("/favicon.ico", finalUrl).href,
+    openGraph: {},
+    twitter: {},
+    jsonLd: [],
+    feeds: [],
+    oembed: null,
+    alternates: [],
+    warnings: [],
+  };
+}

@@ -1,0 +1,237 @@
+/**
+ * The fallback table: for each normalised field, the sources tried in order. The first source
+ * whose value survives the field's normalisation (trimmed, white space collapsed, non-empty,
+ * a resolvable URL, a well-formed language tag...) wins. To change an order or add a source,
+ * edit a list here; the engine (extract.ts) and the README table follow from it.
+ */
+import type { JsonLd, LdNode } from "./jsonld.ts";
+import { ldImage, ldNames, ldText, ldUrl, ldValue, nodesOfType } from "./jsonld.ts";
+import type { PageSignals } from "./signals.ts";
+import { looksLikeUrl, type OgImage } from "./tag_groups.ts";
+
+/** What a source reads from: the page's signals, its JSON-LD, and the Open Graph images. */
+export interface Page {
+  s: PageSignals;
+  ld: JsonLd;
+  /** The JSON-LD node the page is about (first with a headline, else first non-supporting). */
+  main: LdNode | undefined;
+  og: OgImage[];
+}
+
+/** One place a field may come from. */
+export interface Source<T> {
+  /** How the README names the source. */
+  from: string;
+  read(page: Page): T | null | undefined;
+}
+
+/** An image before normalisation: sizes as written. */
+export interface ImageCandidate {
+  url: string;
+  width?: unknown;
+  height?: unknown;
+  alt?: unknown;
+}
+
+/** The first value of a meta tag (by `property` or `name`). */
+function meta(key: string): Source<string> {
+  return {
+    from: key.includes(":") ? key : `<meta name=${key}>`,
+    read: (p) => p.s.meta.get(key)?.[0],
+  };
+}
+
+/** The first `itemprop` value. */
+function itemprop(name: string): Source<string> {
+  return { from: `itemprop=${name}`, read: (p) => p.s.itemprop.get(name)?.[0] };
+}
+
+/** A JSON-LD text value of the first node that has `key`. */
+function ldField(key: string): Source<string> {
+  return { from: `JSON-LD ${key}`, read: (p) => ldText(p.ld, ldValue(p.ld, key)) };
+}
+
+/** The first `<link rel=...>` href. */
+function link(rel: string): Source<string> {
+  return {
+    from: `<link rel=${rel}>`,
+    read: (p) => p.s.links.find((l) => l.rel.includes(rel))?.href,
+  };
+}
+
+/** Normalised text fields. */
+export const TEXT_FIELDS = {
+  title: [
+    meta("og:title"),
+    meta("twitter:title"),
+    ldField("headline"),
+    { from: "<title>", read: (p) => p.s.title },
+    { from: "first <h1>", read: (p) => p.s.h1 },
+  ],
+  description: [
+    meta("og:description"),
+    meta("twitter:description"),
+    meta("description"),
+    ldField("description"),
+    itemprop("description"),
+  ],
+  siteName: [
+    meta("og:site_name"),
+    { from: "JSON-LD publisher.name", read: (p) => ldText(p.ld, ldValue(p.ld, "publisher")) },
+    {
+      from: "JSON-LD WebSite name",
+      read: (p) => ldText(p.ld, ldValue(p.ld, "name", nodesOfType(p.ld, ["WebSite"]))),
+    },
+    meta("application-name"),
+    meta("apple-mobile-web-app-title"),
+  ],
+  author: [
+    meta("author"),
+    {
+      from: "article:author (a name, not a profile URL)",
+      read: (p) => p.s.meta.get("article:author")?.find((v) => !looksLikeUrl(v)),
+    },
+    { from: "JSON-LD author (names joined)", read: (p) => ldNames(p.ld, ldValue(p.ld, "author")) },
+    itemprop("author"),
+    { from: "first <a rel=author> text", read: (p) => p.s.relAuthor },
+  ],
+  type: [
+    meta("og:type"),
+    {
+      from: "JSON-LD @type of the main node",
+      read: (p) => {
+        const t = p.main?.["@type"];
+        return typeof t === "string"
+          ? t
+          : Array.isArray(t)
+          ? t.find((x) => typeof x === "string")
+          : null;
+      },
+    },
+    // Open Graph: "any non-marked up webpage should be treated as og:type website".
+    { from: "`website` (Open Graph's default)", read: () => "website" },
+  ],
+  publishedTime: [
+    meta("article:published_time"),
+    ldField("datePublished"),
+    itemprop("datePublished"),
+    meta("date"),
+    meta("dc.date"),
+  ],
+  modifiedTime: [
+    meta("article:modified_time"),
+    meta("og:updated_time"),
+    ldField("dateModified"),
+    itemprop("dateModified"),
+  ],
+  themeColor: [
+    {
+      from: "<meta name=theme-color> without media",
+      read: (p) => p.s.themeColors.find((t) => t.media === null)?.content,
+    },
+    { from: "first <meta name=theme-color>", read: (p) => p.s.themeColors[0]?.content },
+    meta("msapplication-tilecolor"),
+  ],
+} satisfies Record<string, Source<string>[]>;
+
+/** Normalised URL fields (resolved against the document base). */
+export const URL_FIELDS = {
+  canonical: [
+    link("canonical"),
+    meta("og:url"),
+    {
+      from: "JSON-LD mainEntityOfPage",
+      read: (p) => ldUrl(p.ld, ldValue(p.ld, "mainEntityOfPage")),
+    },
+    { from: "JSON-LD url of the main node", read: (p) => ldUrl(p.ld, p.main?.url) },
+  ],
+  logo: [
+    { from: "JSON-LD publisher.logo", read: (p) => logoOf(p, ldValue(p.ld, "publisher")) },
+    { from: "JSON-LD logo (any node)", read: (p) => ldUrl(p.ld, ldValue(p.ld, "logo")) },
+    meta("og:logo"),
+    itemprop("logo"),
+  ],
+} satisfies Record<string, Source<string>[]>;
+
+function logoOf(p: Page, publisher: unknown): string | null {
+  if (typeof publisher !== "object" || publisher === null || Array.isArray(publisher)) return null;
+  return ldUrl(p.ld, (publisher as LdNode).logo);
+}
+
+/** `lang`: a BCP 47 tag (`en_GB` written as `en-GB`). */
+export const LANG_SOURCES: Source<string>[] = [
+  { from: "<html lang>", read: (p) => p.s.htmlLang },
+  {
+    from: "<meta http-equiv=content-language>",
+    read: (p) => p.s.httpEquiv.get("content-language"),
+  },
+  meta("og:locale"),
+  ldField("inLanguage"),
+];
+
+/** `keywords`: comma-separated lists are split; duplicates dropped. */
+export const KEYWORD_SOURCES: Source<string[]>[] = [
+  { from: "<meta name=keywords>", read: (p) => p.s.meta.get("keywords")?.flatMap(splitList) },
+  { from: "article:tag (all)", read: (p) => p.s.meta.get("article:tag") },
+  {
+    from: "JSON-LD keywords",
+    read: (p) => {
+      const value = ldValue(p.ld, "keywords");
+      if (typeof value === "string") return splitList(ldText(p.ld, value) ?? "");
+      return Array.isArray(value) ? value.map((v) => ldText(p.ld, v) ?? "") : null;
+    },
+  },
+];
+
+function splitList(value: string): string[] {
+  return value.split(",");
+}
+
+/** `image`: the URL with the size and alt text declared next to it. */
+export const IMAGE_SOURCES: Source<ImageCandidate>[] = [
+  {
+    from: "og:image (with og:image:width/height/alt)",
+    read: (p) => {
+      const image = p.og.find((i) => i.url ?? i.secureUrl);
+      if (!image) return null;
+      return {
+        url: (image.url ?? image.secureUrl)!,
+        width: image.width,
+        height: image.height,
+        alt: image.alt,
+      };
+    },
+  },
+  {
+    from: "twitter:image (with twitter:image:alt)",
+    read: (p) => {
+      const url = p.s.meta.get("twitter:image")?.[0] ?? p.s.meta.get("twitter:image:src")?.[0];
+      return url ? { url, alt: p.s.meta.get("twitter:image:alt")?.[0] } : null;
+    },
+  },
+  { from: "JSON-LD image", read: (p) => ldImage(p.ld, ldValue(p.ld, "image")) },
+  {
+    from: "itemprop=image",
+    read: (p) => {
+      const url = p.s.itemprop.get("image")?.[0];
+      return url ? { url } : null;
+    },
+  },
+  {
+    from: "<link rel=image_src>",
+    read: (p) => {
+      const url = link("image_src").read(p);
+      return url ? { url } : null;
+    },
+  },
+];
+
+/** Every fallback order by field name, as the README lists it. */
+export const FALLBACK_ORDER: Record<string, string[]> = {
+  ...Object.fromEntries(
+    Object.entries({ ...TEXT_FIELDS, ...URL_FIELDS }).map(([k, v]) => [k, v.map((s) => s.from)]),
+  ),
+  lang: LANG_SOURCES.map((s) => s.from),
+  keywords: KEYWORD_SOURCES.map((s) => s.from),
+  image: IMAGE_SOURCES.map((s) => s.from),
+};

@@ -1,0 +1,219 @@
+/**
+ * JSON-LD: parses each `<script type="application/ld+json">` block on its own (a broken block
+ * is skipped with a warning, never fatal), makes relative URLs absolute, flattens `@graph`
+ * and follows `{"@id": ...}` references, so fields can ask "the first node with a headline".
+ */
+import { decodeHTML } from "entities";
+import { resolveUrl } from "../../shared/html.ts";
+
+/** A JSON-LD node (an object). */
+export type LdNode = Record<string, unknown>;
+
+/** The parsed JSON-LD of a page. */
+export interface JsonLd {
+  /** Every block that parsed, in document order, with relative URLs made absolute. */
+  blocks: unknown[];
+  /** Top-level nodes of every block, `@graph` members included, in document order. */
+  nodes: LdNode[];
+  /** Nodes by `@id`, so references resolve. */
+  byId: Map<string, LdNode>;
+  /** One line per skipped block. */
+  warnings: string[];
+}
+
+/**
+ * Keys whose string values are IRIs in schema.org's context, so a relative value resolves
+ * against the document base (as a JSON-LD processor would).
+ */
+export const URL_KEYS = new Set([
+  "@id",
+  "url",
+  "image",
+  "logo",
+  "contentUrl",
+  "thumbnailUrl",
+  "embedUrl",
+  "sameAs",
+  "mainEntityOfPage",
+  "item",
+  "thumbnail",
+]);
+
+/** Types that describe the site around a page rather than the page itself. */
+const SUPPORTING_TYPES = new Set([
+  "WebSite",
+  "Organization",
+  "Person",
+  "BreadcrumbList",
+  "ListItem",
+  "ImageObject",
+  "SiteNavigationElement",
+  "SearchAction",
+]);
+
+/** Strips wrappers some CMSs put around JSON-LD (HTML comments, CDATA, a trailing `;`). */
+function unwrap(raw: string): string {
+  return raw
+    .trim()
+    .replace(/^<!--/, "")
+    .replace(/-->$/, "")
+    .replace(/^\/\/\s*<!\[CDATA\[/, "")
+    .replace(/\/\/\s*\]\]>$/, "")
+    .trim()
+    .replace(/;$/, "");
+}
+
+/** Parses the blocks of a page against its base URL. */
+export function parseJsonLd(texts: string[], base: string): JsonLd {
+  const ld: JsonLd = { blocks: [], nodes: [], byId: new Map(), warnings: [] };
+  texts.forEach((raw, i) => {
+    const source = unwrap(raw);
+    if (source === "") {
+      ld.warnings.push(`JSON-LD block ${i + 1} is empty; skipped`);
+      return;
+    }
+    let block: unknown;
+    try {
+      block = JSON.parse(source);
+    } catch {
+      ld.warnings.push(`JSON-LD block ${i + 1} is not valid JSON; skipped`);
+      return;
+    }
+    block = absolutise(block, base, null);
+    ld.blocks.push(block);
+    for (const node of topNodes(block)) {
+      ld.nodes.push(node);
+      if (typeof node["@id"] === "string" && !ld.byId.has(node["@id"])) {
+        ld.byId.set(node["@id"], node);
+      }
+    }
+  });
+  return ld;
+}
+
+function isNode(value: unknown): value is LdNode {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function topNodes(block: unknown): LdNode[] {
+  if (Array.isArray(block)) return block.flatMap(topNodes);
+  if (!isNode(block)) return [];
+  const graph = block["@graph"];
+  const own = Object.keys(block).some((k) => k !== "@context" && k !== "@graph") ? [block] : [];
+  return Array.isArray(graph) ? [...own, ...graph.flatMap(topNodes)] : own;
+}
+
+/** Resolves string values under URL keys, recursively; other values are kept as they are. */
+function absolutise(value: unknown, base: string, key: string | null): unknown {
+  if (typeof value === "string") {
+    if (key === null || !URL_KEYS.has(key) || /\s/.test(value.trim())) return value;
+    return resolveUrl(value, base) ?? value;
+  }
+  if (Array.isArray(value)) return value.map((v) => absolutise(v, base, key));
+  if (isNode(value)) {
+    const out: LdNode = {};
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = k === "@context" ? v : absolutise(v, base, k);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** A node, or the node a bare `{"@id": ...}` reference points to. */
+export function deref(ld: JsonLd, value: unknown): unknown {
+  if (isNode(value) && typeof value["@id"] === "string" && Object.keys(value).length === 1) {
+    return ld.byId.get(value["@id"]) ?? value;
+  }
+  return value;
+}
+
+function isPresent(value: unknown): boolean {
+  if (value === null || value === undefined || value === "") return false;
+  return !Array.isArray(value) || value.length > 0;
+}
+
+/** The value of `key` on the first node that has it (references followed). */
+export function ldValue(ld: JsonLd, key: string, nodes: LdNode[] = ld.nodes): unknown {
+  for (const node of nodes) {
+    if (isPresent(node[key])) return deref(ld, node[key]);
+  }
+  return undefined;
+}
+
+/** The `@type` names of a node. */
+export function typesOf(node: LdNode): string[] {
+  const t = node["@type"];
+  if (typeof t === "string") return [t];
+  return Array.isArray(t) ? t.filter((x): x is string => typeof x === "string") : [];
+}
+
+/** Nodes having one of `types`. */
+export function nodesOfType(ld: JsonLd, types: readonly string[]): LdNode[] {
+  return ld.nodes.filter((n) => typesOf(n).some((t) => types.includes(t)));
+}
+
+/** The node the page is about: the first with a headline, else the first not of a supporting type. */
+export function mainNode(ld: JsonLd): LdNode | undefined {
+  return ld.nodes.find((n) => isPresent(n.headline)) ??
+    ld.nodes.find((n) =>
+      typesOf(n).length > 0 && !typesOf(n).every((t) => SUPPORTING_TYPES.has(t))
+    );
+}
+
+/** A text value: strings are entity-decoded (JSON does not decode HTML entities), objects give their name. */
+export function ldText(ld: JsonLd, value: unknown): string | null {
+  value = deref(ld, value);
+  if (typeof value === "string") return decodeHTML(value);
+  if (typeof value === "number") return String(value);
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const t = ldText(ld, v);
+      if (t) return t;
+    }
+    return null;
+  }
+  if (isNode(value)) return ldText(ld, value.name);
+  return null;
+}
+
+/** Names of one or more people or organisations, joined with ", ". */
+export function ldNames(ld: JsonLd, value: unknown): string | null {
+  const list = Array.isArray(value) ? value : [value];
+  const names = list.map((v) => ldText(ld, v)?.trim()).filter((n): n is string => !!n);
+  return names.length > 0 ? [...new Set(names)].join(", ") : null;
+}
+
+/** A URL value: a string, or an object's `url` / `contentUrl`; the first of an array. */
+export function ldUrl(ld: JsonLd, value: unknown): string | null {
+  value = deref(ld, value);
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const u = ldUrl(ld, v);
+      if (u) return u;
+    }
+    return null;
+  }
+  if (isNode(value)) return ldUrl(ld, value.url ?? value.contentUrl);
+  return null;
+}
+
+/** An image value: a URL string, or an ImageObject with width, height and caption. */
+export function ldImage(
+  ld: JsonLd,
+  value: unknown,
+): { url: string; width: unknown; height: unknown; alt: unknown } | null {
+  value = deref(ld, value);
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const image = ldImage(ld, v);
+      if (image) return image;
+    }
+    return null;
+  }
+  const url = ldUrl(ld, value);
+  if (!url) return null;
+  if (!isNode(value)) return { url, width: null, height: null, alt: null };
+  return { url, width: value.width, height: value.height, alt: value.caption ?? null };
+}

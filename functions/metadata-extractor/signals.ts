@@ -1,0 +1,217 @@
+/**
+ * One walk over the parsed document that collects every signal the metadata fields read:
+ * `<meta>` by name/property, `<link>` tags, `itemprop` values, JSON-LD script texts, the
+ * `<html lang>`, `<base href>`, the first `<title>` and `<h1>` and the first `rel=author` link.
+ * The field table (fields.ts) then only looks values up; nothing walks the tree twice.
+ */
+import { type AnyNode, type Document, type Element, resolveUrl, text } from "../../shared/html.ts";
+import { isTag } from "domhandler";
+
+/** One `<link>` tag with an href. */
+export interface LinkTag {
+  /** The rel tokens, lowercased. */
+  rel: string[];
+  /** The href as written (trimmed); resolve against `PageSignals.base`. */
+  href: string;
+  type: string | null;
+  sizes: string | null;
+  hreflang: string | null;
+  title: string | null;
+}
+
+/** One `<meta name="theme-color">`, with its media query. */
+export interface ThemeColorTag {
+  content: string;
+  media: string | null;
+}
+
+/** Everything the field table reads, gathered in one pass. */
+export interface PageSignals {
+  /** The URL the page was fetched from (after redirects). */
+  finalUrl: string;
+  /** The document base: `<base href>` resolved against `finalUrl`, else `finalUrl`. */
+  base: string;
+  htmlLang: string | null;
+  /** Text of the first `<title>` outside SVG. */
+  title: string | null;
+  /** Text of the first non-empty `<h1>`. */
+  h1: string | null;
+  /** Text of the first `<a rel="author">`. */
+  relAuthor: string | null;
+  /** `<meta content>` by lowercased `property` and `name`, every value in document order. */
+  meta: Map<string, string[]>;
+  /** Open Graph family and Twitter tags as `[key, content]` in document order (grouping needs it). */
+  ordered: [string, string][];
+  /** `<meta http-equiv>` by lowercased header name. */
+  httpEquiv: Map<string, string>;
+  /** `itemprop` values (content, src/href, datetime or text) by property name. */
+  itemprop: Map<string, string[]>;
+  themeColors: ThemeColorTag[];
+  links: LinkTag[];
+  /** Raw texts of `<script type="application/ld+json">`. */
+  jsonLdTexts: string[];
+}
+
+/** Meta key prefixes kept in document order: Open Graph (with its object types) and Twitter. */
+export const OPEN_GRAPH_PREFIXES = ["og:", "article:", "book:", "profile:", "music:", "video:"];
+
+function isOrderedKey(key: string): boolean {
+  return key.startsWith("twitter:") || OPEN_GRAPH_PREFIXES.some((p) => key.startsWith(p));
+}
+
+/** Attribute value, trimmed; null when absent or blank. */
+function attrOf(el: Element, name: string): string | null {
+  const value = el.attribs[name];
+  if (value === undefined) return null;
+  const trimmed = value.trim();
+  return trimmed === "" ? null : trimmed;
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** The text of a raw-text element (script), untouched. */
+function rawText(el: Element): string {
+  let out = "";
+  for (const child of el.children) {
+    if (child.type === "text") out += (child as { data: string }).data;
+  }
+  return out;
+}
+
+/** Media elements whose `itemprop` value is their `src`. */
+const SRC_VALUE = new Set(["img", "audio", "video", "source", "embed", "iframe", "track"]);
+
+/** The value of an element's `itemprop`, as microdata defines it. */
+function itempropValue(el: Element): string | null {
+  if (el.name === "meta") return attrOf(el, "content");
+  const content = attrOf(el, "content");
+  if (content) return content;
+  if (SRC_VALUE.has(el.name)) return attrOf(el, "src");
+  if (el.name === "a" || el.name === "area" || el.name === "link") return attrOf(el, "href");
+  if (el.name === "time") return attrOf(el, "datetime") ?? (text(el) || null);
+  return text(el) || null;
+}
+
+/** Walks the document once and returns its signals. */
+export function collectSignals(doc: Document, finalUrl: string): PageSignals {
+  const s: PageSignals = {
+    finalUrl,
+    base: finalUrl,
+    htmlLang: null,
+    title: null,
+    h1: null,
+    relAuthor: null,
+    meta: new Map(),
+    ordered: [],
+    httpEquiv: new Map(),
+    itemprop: new Map(),
+    themeColors: [],
+    links: [],
+    jsonLdTexts: [],
+  };
+  let baseSeen = false;
+  let htmlSeen = false;
+
+  const visit = (nodes: AnyNode[], inSvg: boolean): void => {
+    for (const node of nodes) {
+      if (!isTag(node)) continue;
+      const el = node;
+      const name = el.name;
+      const itemprop = el.attribs.itemprop;
+      if (itemprop !== undefined && name !== "meta" && name !== "link") {
+        const value = itempropValue(el);
+        if (value) { for (const p of itemprop.trim().split(/\s+/)) push(s.itemprop, p, value); }
+      }
+      switch (name) {
+        case "meta":
+          readMeta(el, s);
+          continue;
+        case "link":
+          readLink(el, s);
+          continue;
+        case "script": {
+          const type = el.attribs.type?.split(";")[0].trim().toLowerCase();
+          if (type === "application/ld+json") s.jsonLdTexts.push(rawText(el));
+          continue; // other scripts hold no metadata
+        }
+        case "style":
+        case "template": // inert content
+          continue;
+        case "html":
+          if (!htmlSeen) {
+            htmlSeen = true;
+            s.htmlLang = attrOf(el, "lang") ?? attrOf(el, "xml:lang");
+          }
+          break;
+        case "base":
+          if (!baseSeen && attrOf(el, "href")) {
+            baseSeen = true; // only the first <base href> counts, as in browsers
+            s.base = resolveUrl(attrOf(el, "href"), finalUrl) ?? finalUrl;
+          }
+          continue;
+        case "title":
+          if (!inSvg && s.title === null) s.title = text(el) || null;
+          continue;
+        case "h1":
+          if (s.h1 === null) s.h1 = text(el) || null;
+          break;
+        case "a":
+          if (
+            s.relAuthor === null && el.attribs.rel && /(^|\s)author(\s|$)/i.test(el.attribs.rel)
+          ) {
+            s.relAuthor = text(el) || null;
+          }
+          break;
+        case "svg":
+          visit(el.children, true);
+          continue;
+      }
+      if (el.children.length > 0) visit(el.children, inSvg);
+    }
+  };
+  visit(doc.children, false);
+  return s;
+}
+
+function readMeta(el: Element, s: PageSignals): void {
+  const content = el.attribs.content;
+  if (content === undefined) return;
+  const value = content.trim();
+  const itemprop = attrOf(el, "itemprop");
+  if (itemprop && value) { for (const p of itemprop.split(/\s+/)) push(s.itemprop, p, value); }
+  const equiv = attrOf(el, "http-equiv");
+  if (equiv && value) s.httpEquiv.set(equiv.toLowerCase(), value);
+  // Sites put Open Graph in `name` and Twitter in `property` as often as the other way round.
+  const property = attrOf(el, "property")?.toLowerCase();
+  const name = attrOf(el, "name")?.toLowerCase();
+  if (!value) return;
+  if (property) add(s, property, value);
+  if (name && name !== property) add(s, name, value);
+  if (name === "theme-color") s.themeColors.push({ content: value, media: attrOf(el, "media") });
+}
+
+function add(s: PageSignals, key: string, value: string): void {
+  push(s.meta, key, value);
+  if (isOrderedKey(key)) s.ordered.push([key, value]);
+}
+
+function readLink(el: Element, s: PageSignals): void {
+  const href = attrOf(el, "href");
+  if (!href) return;
+  const itemprop = attrOf(el, "itemprop");
+  if (itemprop) { for (const p of itemprop.split(/\s+/)) push(s.itemprop, p, href); }
+  const rel = attrOf(el, "rel");
+  if (!rel) return;
+  s.links.push({
+    rel: rel.toLowerCase().split(/\s+/),
+    href,
+    type: attrOf(el, "type")?.toLowerCase() ?? null,
+    sizes: attrOf(el, "sizes"),
+    hreflang: attrOf(el, "hreflang"),
+    title: attrOf(el, "title"),
+  });
+}
