@@ -25,7 +25,7 @@ function fixtures(): string[] {
 }
 
 /** The response with the run's variable parts replaced by placeholders. */
-export function normalise(text: string, origin: string, started: number): unknown {
+function normalise(text: string, origin: string, started: number): unknown {
   const json = JSON.parse(text.replaceAll(origin, "{origin}"));
   const at = Date.parse(json.fetchedAt);
   assert.ok(at >= started - 1000 && at <= Date.now() + 1000, `fetchedAt ${json.fetchedAt}`);
