@@ -1,0 +1,361 @@
+/** The pure extractor: each fallback order, normalisation, and what the page's markup can break. */
+import assert from "node:assert/strict";
+import { extractMetadata } from "../../functions/metadata-extractor/extract.ts";
+import { FALLBACK_ORDER } from "../../functions/metadata-extractor/fields.ts";
+import { PageMetadataSchema } from "../../functions/metadata-extractor/schema.ts";
+
+const AT = "https://site.test/blog/post.html";
+
+/** A page with `head` markup in <head> and `body` in <body>. */
+function page(head: string, body = ""): string {
+  return `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
+}
+
+function ld(value: unknown): string {
+  return `<script type="application/ld+json">${JSON.stringify(value)}</script>`;
+}
+
+Deno.test("title falls back og → twitter → JSON-LD headline → <title> → first <h1>", () => {
+  const layers = [
+    `<meta property="og:title" content="OG">`,
+    `<meta name="twitter:title" content="Twitter">`,
+    ld({ "@type": "Article", headline: "Headline" }),
+    `<title>Title</title>`,
+  ];
+  const expected = ["OG", "Twitter", "Headline", "Title", "Heading"];
+  for (let i = 0; i < expected.length; i++) {
+    const m = extractMetadata(page(layers.slice(i).join(""), "<h1></h1><h1> Heading </h1>"), AT);
+    assert.equal(m.title, expected[i]);
+  }
+  assert.equal(extractMetadata(page(""), AT).title, null);
+});
+
+Deno.test("a blank source is skipped, not taken", () => {
+  const m = extractMetadata(
+    page(`<meta property="og:title" content="   "><title>Real</title>`),
+    AT,
+  );
+  assert.equal(m.title, "Real");
+});
+
+Deno.test("values are trimmed, white space collapsed and entities decoded (JSON-LD too)", () => {
+  const m = extractMetadata(
+    page(
+      `<meta name="description" content="  Fish &amp;\n\n chips &#8211; &eacute;  ">` +
+        ld({ "@type": "Article", headline: "Q&amp;A &lt;live&gt;" }),
+    ),
+    AT,
+  );
+  assert.equal(m.description, "Fish & chips – é");
+  assert.equal(m.title, "Q&A <live>");
+});
+
+Deno.test("description falls back og → twitter → meta description → JSON-LD", () => {
+  const m = extractMetadata(
+    page(`<meta name="description" content="Meta">` + ld({ description: "LD" })),
+    AT,
+  );
+  assert.equal(m.description, "Meta");
+  assert.equal(extractMetadata(page(ld({ description: "LD" })), AT).description, "LD");
+});
+
+Deno.test("every URL resolves against <base href>, itself resolved against the final URL", () => {
+  const m = extractMetadata(
+    page(
+      `<base href="../assets/"><base href="/ignored/">` +
+        `<link rel="canonical" href="page.html"><meta property="og:image" content="a.png">` +
+        `<link rel="icon" href="i.ico"><meta name="twitter:image" content="t.png">`,
+    ),
+    AT,
+  );
+  assert.equal(m.canonical, "https://site.test/assets/page.html");
+  assert.equal(m.image?.url, "https://site.test/assets/a.png");
+  assert.equal(m.favicon, "https://site.test/assets/i.ico");
+  assert.equal(m.twitter["twitter:image"], "https://site.test/assets/t.png");
+  assert.equal(m.openGraph["og:image"], "https://site.test/assets/a.png");
+});
+
+Deno.test("og:image sizes and alt belong to the image they follow", () => {
+  const m = extractMetadata(
+    page(
+      `<meta property="og:image:width" content="10">` + // before any image: starts one without URL
+        `<meta property="og:image" content="/one.png">` +
+        `<meta property="og:image" content="/two.png"><meta property="og:image:width" content="640">` +
+        `<meta property="og:image:height" content="480px"><meta property="og:image:alt" content=" Two ">`,
+    ),
+    AT,
+  );
+  assert.deepEqual(m.image, {
+    url: "https://site.test/one.png",
+    width: null,
+    height: null,
+    alt: null,
+  });
+  assert.deepEqual(m.openGraph["og:image"], [
+    "https://site.test/one.png",
+    "https://site.test/two.png",
+  ]);
+  const only = extractMetadata(
+    page(
+      `<meta property="og:image:url" content="/u.png"><meta property="og:image:width" content="640">`,
+    ),
+    AT,
+  );
+  assert.deepEqual(only.image, {
+    url: "https://site.test/u.png",
+    width: 640,
+    height: null,
+    alt: null,
+  });
+});
+
+Deno.test("image falls back to twitter:image, then JSON-LD ImageObject with its size", () => {
+  const tw = extractMetadata(
+    page(
+      `<meta name="twitter:image:src" content="/t.jpg"><meta name="twitter:image:alt" content="T">`,
+    ),
+    AT,
+  );
+  assert.deepEqual(tw.image, {
+    url: "https://site.test/t.jpg",
+    width: null,
+    height: null,
+    alt: "T",
+  });
+  const fromLd = extractMetadata(
+    page(
+      ld({
+        "@type": "Article",
+        image: [{
+          "@type": "ImageObject",
+          url: "/ld.jpg",
+          width: { value: 800 },
+          height: "600",
+          caption: "Cap",
+        }],
+      }),
+    ),
+    AT,
+  );
+  assert.deepEqual(fromLd.image, {
+    url: "https://site.test/ld.jpg",
+    width: 800,
+    height: 600,
+    alt: "Cap",
+  });
+});
+
+Deno.test("a broken JSON-LD block is skipped with a warning; the others still count", () => {
+  const m = extractMetadata(
+    page(
+      `<script type="application/ld+json">{"headline": "broken",}</script>` +
+        `<script type="application/ld+json"> </script>` +
+        `<script type="application/ld+json"><!-- {"@type":"Article","headline":"Wrapped"} --></script>`,
+    ),
+    AT,
+  );
+  assert.equal(m.title, "Wrapped");
+  assert.equal(m.jsonLd.length, 1);
+  assert.deepEqual(m.warnings, [
+    "JSON-LD block 1 is not valid JSON; skipped",
+    "JSON-LD block 2 is empty; skipped",
+  ]);
+});
+
+Deno.test("JSON-LD @graph references are followed for author, publisher and logo", () => {
+  const m = extractMetadata(
+    page(ld({
+      "@context": "https://schema.org",
+      "@graph": [
+        { "@type": "WebSite", "@id": "#site", name: "Site Name" },
+        {
+          "@type": "NewsArticle",
+          headline: "H",
+          author: [{ "@id": "#a" }, { "@id": "#b" }, { name: "Ann" }],
+          publisher: { "@id": "#org" },
+        },
+        { "@type": "Person", "@id": "#a", name: "Ann" },
+        { "@type": "Person", "@id": "#b", name: "Bob" },
+        {
+          "@type": "Organization",
+          "@id": "#org",
+          name: "Org",
+          logo: { "@type": "ImageObject", url: "/logo.png" },
+        },
+      ],
+    })),
+    AT,
+  );
+  assert.equal(m.author, "Ann, Bob");
+  assert.equal(m.siteName, "Org");
+  assert.equal(m.logo, "https://site.test/logo.png");
+  assert.equal(m.type, "NewsArticle"); // the node with the headline, not the WebSite
+});
+
+Deno.test("author: a profile URL in article:author is not a name", () => {
+  const m = extractMetadata(
+    page(
+      `<meta property="article:author" content="https://site.test/u/ann">`,
+      `<a rel="author" href="/u/ann"> Ann  Lee </a>`,
+    ),
+    AT,
+  );
+  assert.equal(m.author, "Ann Lee");
+  assert.equal(m.openGraph["article:author"], "https://site.test/u/ann");
+});
+
+Deno.test("lang: <html lang>, then content-language, then og:locale written as a BCP 47 tag", () => {
+  assert.equal(extractMetadata(`<html lang="pt-BR"><title>x</title></html>`, AT).lang, "pt-BR");
+  assert.equal(
+    extractMetadata(page(`<meta http-equiv="Content-Language" content="nl, en">`), AT).lang,
+    "nl",
+  );
+  assert.equal(
+    extractMetadata(page(`<meta property="og:locale" content="en_GB">`), AT).lang,
+    "en-GB",
+  );
+  assert.equal(
+    extractMetadata(
+      `<html lang="not a tag!"><meta property="og:locale" content="fr_FR"></html>`,
+      AT,
+    ).lang,
+    "fr-FR",
+  );
+});
+
+Deno.test("type defaults to website, as Open Graph says of unmarked pages", () => {
+  assert.equal(extractMetadata(page("<title>x</title>"), AT).type, "website");
+  assert.equal(extractMetadata("", AT).type, "website");
+});
+
+Deno.test("keywords: split, trimmed, de-duplicated; article:tag when there is no keywords meta", () => {
+  assert.deepEqual(
+    extractMetadata(page(`<meta name="keywords" content=" a, b ,, a,c d ">`), AT).keywords,
+    ["a", "b", "c d"],
+  );
+  assert.deepEqual(
+    extractMetadata(
+      page(`<meta property="article:tag" content="x"><meta property="article:tag" content="y">`),
+      AT,
+    ).keywords,
+    ["x", "y"],
+  );
+  assert.deepEqual(extractMetadata(page(ld({ keywords: "p, q" })), AT).keywords, ["p", "q"]);
+});
+
+Deno.test("favicon: largest raster rel=icon, else SVG, else apple-touch-icon, else /favicon.ico", () => {
+  const fav = (head: string) => extractMetadata(page(head), AT).favicon;
+  assert.equal(
+    fav(
+      `<link rel="icon" href="/a.svg"><link rel="icon" sizes="16x16" href="/16.png"><link rel="icon" sizes="48x48 96x96" href="/multi.ico">`,
+    ),
+    "https://site.test/multi.ico",
+  );
+  assert.equal(
+    fav(`<link rel="icon" href="/a.svg"><link rel="icon" href="/b.png">`),
+    "https://site.test/a.svg",
+  );
+  assert.equal(
+    fav(
+      `<link rel="apple-touch-icon" sizes="120x120" href="/120.png"><link rel="apple-touch-icon" sizes="180x180" href="/180.png">`,
+    ),
+    "https://site.test/180.png",
+  );
+  assert.equal(fav(`<link rel="SHORTCUT ICON" href="/s.ico">`), "https://site.test/s.ico");
+  assert.equal(fav(""), "https://site.test/favicon.ico");
+});
+
+Deno.test("feeds, oEmbed and hreflang alternates are told apart from other alternate links", () => {
+  const m = extractMetadata(
+    page(
+      `<link rel="alternate" type="application/json" href="/wp-json/wp/v2/pages/2">` + // an API, not a feed
+        `<link rel="alternate" type="text/xml+oembed" href="/o.xml">` +
+        `<link rel="alternate" type="application/json+oembed" href="/o.json" title="O">` +
+        `<link rel="alternate" type="application/rss+xml" href="/rss">` +
+        `<link rel="alternate" hreflang="de" href="/de/">`,
+    ),
+    AT,
+  );
+  assert.deepEqual(m.feeds, [{
+    url: "https://site.test/rss",
+    format: "rss",
+    type: "application/rss+xml",
+    title: null,
+  }]);
+  assert.deepEqual(m.oembed, { url: "https://site.test/o.json", format: "json", title: "O" });
+  assert.deepEqual(m.alternates, [{ hreflang: "de", url: "https://site.test/de/" }]);
+});
+
+Deno.test("theme-color: the one without a media query wins", () => {
+  const m = extractMetadata(
+    page(
+      `<meta name="theme-color" media="(prefers-color-scheme: dark)" content="#000"><meta name="theme-color" content="#fff">`,
+    ),
+    AT,
+  );
+  assert.equal(m.themeColor, "#fff");
+});
+
+Deno.test("an SVG <title> is not the page title; scripts and templates hold no metadata", () => {
+  const m = extractMetadata(
+    `<html><body><svg><title>Icon</title></svg><template><meta property="og:title" content="T"></template>` +
+      `<script>document.write('<meta property="og:title" content="S">')</script><h1>Body</h1></body></html>`,
+    AT,
+  );
+  assert.equal(m.title, "Body");
+  assert.deepEqual(m.openGraph, {});
+});
+
+Deno.test("microdata itemprop values are read from content, datetime, src and text", () => {
+  const m = extractMetadata(
+    page(
+      "",
+      `<time itemprop="datePublished" datetime="2020-01-02">Jan 2</time><span itemprop="author">Kim</span><img itemprop="image" src="/m.png">`,
+    ),
+    AT,
+  );
+  assert.equal(m.publishedTime, "2020-01-02");
+  assert.equal(m.author, "Kim");
+  assert.equal(m.image?.url, "https://site.test/m.png");
+});
+
+Deno.test("hostile markup never throws and always gives a result of the declared shape", () => {
+  const inputs = [
+    "",
+    "<<<>>>",
+    "<html",
+    "<meta property=og:image content='http://[bad'><link rel=icon href='http://[bad'><base href='http://[x'>",
+    `<script type="application/ld+json">${"[".repeat(5000)}</script>`,
+    "<h1>" + "<b>".repeat(2000) + "deep",
+    ld({ "@graph": "not a list", author: { "@id": "#missing" }, image: 42 }),
+  ];
+  for (const html of inputs) {
+    const m = extractMetadata(html, AT);
+    assert.ok(PageMetadataSchema.safeParse(m).success, html.slice(0, 40));
+  }
+});
+
+Deno.test("the fallback table documents every normalised field", () => {
+  assert.deepEqual(Object.keys(FALLBACK_ORDER).sort(), [
+    "author",
+    "canonical",
+    "description",
+    "image",
+    "keywords",
+    "lang",
+    "logo",
+    "modifiedTime",
+    "publishedTime",
+    "siteName",
+    "themeColor",
+    "title",
+    "type",
+  ]);
+  assert.deepEqual(FALLBACK_ORDER.title, [
+    "og:title",
+    "twitter:title",
+    "JSON-LD headline",
+    "<title>",
+    "first <h1>",
+  ]);
+});
