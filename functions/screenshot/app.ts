@@ -1,5 +1,20 @@
-/** The screenshot experiment's app. */
-import { createExperimentApp, type ExperimentApp, type RootInfo } from "../../shared/app.ts";
+/** The screenshot experiment's app: `GET /screenshot?url=` returns a PNG of the page. */
+import { createRoute } from "@hono/zod-openapi";
+import {
+  createExperimentApp,
+  type ExperimentApp,
+  type ExperimentOptions,
+  type RootInfo,
+} from "../../shared/app.ts";
+import { isPublicHost } from "../../shared/address.ts";
+import type { BrowserBinding } from "../../shared/browser.ts";
+import { ApiError } from "../../shared/errors.ts";
+import { errorResponses } from "../../shared/openapi.ts";
+import type { FetchPolicy } from "../../shared/safe_fetch.ts";
+import { capture } from "./capture.ts";
+import { DEFAULT_LIMITS, type ScreenshotLimits } from "./limits.ts";
+import { PageSlots } from "./page_slots.ts";
+import { PngSchema, ScreenshotQuery } from "./schema.ts";
 
 /** The root information document. */
 export const ROOT: RootInfo = {
@@ -9,11 +24,75 @@ export const ROOT: RootInfo = {
 };
 
 /** What this experiment needs from its environment. */
-// deno-lint-ignore no-empty-interface
-export interface Bindings {}
+export interface Bindings {
+  /** The headless browser (`BROWSER`). */
+  browser: BrowserBinding;
+  /** Where the page and everything it loads may connect. */
+  fetchPolicy: FetchPolicy;
+}
+
+/** Options of the app: the shared ones plus the capture limits. */
+export interface AppOptions extends ExperimentOptions {
+  /** Overrides of `DEFAULT_LIMITS` (tests shorten timeouts; main.ts reads the environment). */
+  limits?: Partial<ScreenshotLimits>;
+}
+
+/** The cache header of every PNG (contract: public, 60 seconds). */
+export const CACHE_CONTROL = "public, max-age=60";
+
+const screenshotRoute = createRoute({
+  method: "get",
+  path: "/screenshot",
+  summary: "Screenshot a web page",
+  description: "Loads the page in a fresh incognito browser context (default viewport " +
+    "1280x800), waits until the network is idle and returns a PNG. Every connection the page " +
+    "makes is held to the address policy: private and reserved addresses are refused.",
+  request: { query: ScreenshotQuery },
+  responses: {
+    200: {
+      description: "The PNG screenshot",
+      headers: {
+        "Cache-Control": { schema: { type: "string", example: CACHE_CONTROL } },
+      },
+      content: { "image/png": { schema: PngSchema } },
+    },
+    ...errorResponses("INVALID_URL", "INVALID_INPUT", "SCREENSHOT_ERROR"),
+  },
+});
 
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
-export function createApp(_bindings: Bindings): ExperimentApp {
-  const app = createExperimentApp(ROOT);
+export function createApp(bindings: Bindings, options: AppOptions = {}): ExperimentApp {
+  const limits: ScreenshotLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const slots = new PageSlots(
+    limits.maxConcurrentPages,
+    limits.maxQueuedPages,
+    limits.queueTimeoutMs,
+  );
+  const policy = bindings.fetchPolicy;
+  const app = createExperimentApp(ROOT, options);
+  app.openapi(screenshotRoute, async (c) => {
+    const { url, width, height, fullPage, deviceScaleFactor } = c.req.valid("query");
+    const target = new URL(url);
+    // The shared literal-host check: a private name or address is never even queued.
+    const allowed = policy.allowPrivate || policy.allowOrigins?.has(target.origin) ||
+      isPublicHost(target.hostname);
+    if (!allowed) throw new ApiError("INVALID_URL", "URL host is a private or reserved address");
+
+    const release = await slots.acquire();
+    if (!release) throw new ApiError("SCREENSHOT_ERROR", "Browser busy");
+    let png: Uint8Array;
+    try {
+      png = await capture(
+        { url, width, height, fullPage, deviceScaleFactor },
+        { browser: bindings.browser, policy, limits, signal: c.req.raw.signal },
+      );
+    } finally {
+      release();
+    }
+    return c.body(png as Uint8Array<ArrayBuffer>, 200, {
+      "Content-Type": "image/png",
+      "Cache-Control": CACHE_CONTROL,
+    });
+  });
   return app;
 }
