@@ -1,0 +1,371 @@
+/**
+ * `/metadata`'s extractor against the tools people use instead, on the same HTML in the same
+ * run: `metascraper` with its usual rule bundles and `open-graph-scraper` (its `html` option,
+ * no fetch). Pages: every HTML fixture in tests/fixtures/pages/ and the largest real-world
+ * page of `htmlparser-benchmark`. Reports per-page time ratios and a field-by-field agreement
+ * table on the fixtures. No network: everything runs on strings in memory.
+ */
+import { type BenchRow, formatTable, percentile } from "./harness.ts";
+import { extractMetadata } from "../functions/metadata-extractor/extract.ts";
+import type { PageMetadata } from "../functions/metadata-extractor/schema.ts";
+import { detectCharset } from "../shared/safe_fetch.ts";
+import { fileURLToPath } from "node:url";
+
+// metascraper's URL checks go through url-regex-safe, which tries the native `re2` addon (its
+// build script is skipped here) and falls back to RegExp when it will not load. Saying so up
+// front skips the failing require; it must be set before @metascraper/helpers is loaded.
+if (Deno.env.get("METASCRAPER_RE2") === undefined) Deno.env.set("METASCRAPER_RE2", "false");
+
+/** One HTML page under test. */
+interface BenchPage {
+  name: string;
+  /** The URL the page is said to come from (metascraper needs a URL with a real TLD). */
+  url: string;
+  html: string;
+  /** Fixture pages take part in the agreement table. */
+  fixture: boolean;
+}
+
+/** Loads the fixture pages (decoded as safe fetch would) and the largest benchmark page. */
+function loadPages(): BenchPage[] {
+  const dir = new URL("../tests/fixtures/pages/", import.meta.url);
+  const pages: BenchPage[] = [];
+  for (const e of [...Deno.readDirSync(dir)].sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!e.isFile || !e.name.endsWith(".html")) continue;
+    const bytes = Deno.readFileSync(new URL(e.name, dir));
+    pages.push({
+      name: e.name,
+      url: `https://fixtures.example.com/pages/${e.name}`,
+      html: new TextDecoder(detectCharset(null, bytes)).decode(bytes),
+      fixture: true,
+    });
+  }
+  const big = fileURLToPath(import.meta.resolve("htmlparser-benchmark/files/"));
+  let largest = { name: "", size: 0 };
+  for (const e of Deno.readDirSync(big)) {
+    const size = Deno.statSync(`${big}/${e.name}`).size;
+    if (size > largest.size) largest = { name: e.name, size };
+  }
+  pages.push({
+    name: `htmlparser-benchmark largest (${Math.round(largest.size / 1024)} KiB)`,
+    url: "https://www.example.com/",
+    html: Deno.readTextFileSync(`${big}/${largest.name}`),
+    fixture: false,
+  });
+  return pages;
+}
+
+/** The fields compared, as each tool names them. */
+export interface Comparable {
+  title: string | null;
+  description: string | null;
+  image: string | null;
+  author: string | null;
+  /** Every date the tool reports (a baseline's date agrees when it matches any of ours). */
+  date: string[];
+  lang: string | null;
+  publisher: string | null;
+  logo: string | null;
+  url: string | null;
+}
+
+/** A candidate: how it extracts, and how its result maps onto the compared fields. */
+interface Candidate {
+  name: string;
+  extract(page: BenchPage): Promise<unknown> | unknown;
+  fields(result: unknown, page: BenchPage): Comparable;
+}
+
+const str = (v: unknown): string | null => (typeof v === "string" && v.trim() ? v.trim() : null);
+
+function ours(): Candidate {
+  return {
+    name: "extractMetadata",
+    extract: (page) => extractMetadata(page.html, page.url),
+    fields(result) {
+      const m = result as PageMetadata;
+      return {
+        title: m.title,
+        description: m.description,
+        image: m.image?.url ?? null,
+        author: m.author,
+        date: [m.publishedTime, m.modifiedTime].filter((d): d is string => d !== null),
+        lang: m.lang,
+        publisher: m.siteName,
+        logo: m.logo,
+        url: m.canonical,
+      };
+    },
+  };
+}
+
+async function metascraper(): Promise<Candidate> {
+  const { default: createMetascraper } = await import("metascraper");
+  const bundles = await Promise.all([
+    import("metascraper-title"),
+    import("metascraper-description"),
+    import("metascraper-image"),
+    import("metascraper-logo"),
+    import("metascraper-url"),
+    import("metascraper-author"),
+    import("metascraper-date"),
+    import("metascraper-lang"),
+    import("metascraper-publisher"),
+  ]);
+  // deno-lint-ignore no-explicit-any
+  const scrape = createMetascraper(bundles.map((m: any) => m.default()));
+  return {
+    name: "metascraper",
+    extract: (page) => scrape({ html: page.html, url: page.url }),
+    fields(result) {
+      const r = result as Record<string, unknown>;
+      return {
+        title: str(r.title),
+        description: str(r.description),
+        image: str(r.image),
+        author: str(r.author),
+        date: str(r.date) ? [r.date as string] : [],
+        lang: str(r.lang),
+        publisher: str(r.publisher),
+        logo: str(r.logo),
+        url: str(r.url),
+      };
+    },
+  };
+}
+
+async function openGraphScraper(): Promise<Candidate> {
+  const { default: ogs } = await import("open-graph-scraper");
+  return {
+    name: "open-graph-scraper",
+    extract: async (page) => (await ogs({ html: page.html })).result,
+    fields(result) {
+      const r = result as Record<string, unknown>;
+      const images = r.ogImage as { url?: string }[] | undefined;
+      const dates = [r.articlePublishedTime, r.articleModifiedTime, r.ogDate].map(str);
+      return {
+        title: str(r.ogTitle),
+        description: str(r.ogDescription),
+        image: str(images?.[0]?.url),
+        author: str(r.author),
+        date: dates.filter((d): d is string => d !== null),
+        lang: str(r.ogLocale),
+        publisher: str(r.ogSiteName),
+        logo: str(r.ogLogo),
+        url: str(r.ogUrl),
+      };
+    },
+  };
+}
+
+/** Warm-up calls before timing, and the bounds of the timed loop. */
+const WARMUP = 5;
+const MIN_ITERATIONS = 5;
+const MAX_ITERATIONS = 300;
+const BUDGET_MS = 400;
+
+/** Median milliseconds per extraction of one page. */
+async function timeOne(c: Candidate, page: BenchPage): Promise<number> {
+  for (let i = 0; i < WARMUP; i++) await c.extract(page);
+  const samples: number[] = [];
+  const started = performance.now();
+  while (
+    samples.length < MIN_ITERATIONS ||
+    (samples.length < MAX_ITERATIONS && performance.now() - started < BUDGET_MS)
+  ) {
+    const t = performance.now();
+    await c.extract(page);
+    samples.push(performance.now() - t);
+  }
+  return percentile(samples, 50);
+}
+
+/** Time rows: this project against each baseline, per page and in total. */
+async function timeRows(
+  pages: BenchPage[],
+  mine: Candidate,
+  baselines: { c: Candidate; target: number }[],
+): Promise<BenchRow[]> {
+  const times = new Map<string, number[]>();
+  for (const c of [mine, ...baselines.map((b) => b.c)]) {
+    const list: number[] = [];
+    for (const page of pages) list.push(await timeOne(c, page));
+    times.set(c.name, list);
+  }
+  const rows: BenchRow[] = [];
+  const mineTimes = times.get(mine.name)!;
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  for (const { c, target } of baselines) {
+    const theirs = times.get(c.name)!;
+    const row = (measure: string, project: number, baseline: number): BenchRow => ({
+      measure,
+      unit: "ms",
+      project: round(project),
+      baseline: round(baseline),
+      ratio: project / baseline,
+      target: `<= ${target.toFixed(2)}x`,
+      pass: project / baseline <= target,
+      note: `${(baseline / project).toFixed(1)}x faster than ${c.name}`,
+    });
+    pages.forEach((page, i) =>
+      rows.push(row(`${page.name} vs ${c.name}`, mineTimes[i], theirs[i]))
+    );
+    rows.push(row(`all pages vs ${c.name}`, sum(mineTimes), sum(theirs)));
+  }
+  return rows;
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+const FIELDS: (keyof Comparable)[] = [
+  "title",
+  "description",
+  "image",
+  "author",
+  "date",
+  "lang",
+  "publisher",
+  "logo",
+  "url",
+];
+
+/** One cell of the agreement table. */
+export type Verdict = "agree" | "differ" | "ours only" | "theirs only" | "neither";
+
+/** Values compared as a reader would: URLs resolved, dates as instants, languages by primary tag. */
+function same(field: keyof Comparable, ours: string, theirs: string, page: BenchPage): boolean {
+  const norm = (s: string) => s.replace(/\s+/g, " ").trim();
+  switch (field) {
+    case "image":
+    case "logo":
+    case "url":
+      try {
+        return new URL(ours, page.url).href === new URL(theirs, page.url).href;
+      } catch {
+        return false;
+      }
+    case "lang":
+      return ours.split(/[-_]/)[0].toLowerCase() === theirs.split(/[-_]/)[0].toLowerCase();
+    case "date": {
+      const a = Date.parse(ours);
+      const b = Date.parse(theirs);
+      if (Number.isNaN(a) || Number.isNaN(b)) return norm(ours) === norm(theirs);
+      if (a === b) return true;
+      // A date-only value agrees with an instant on the same day.
+      const dateOnly = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s.trim());
+      const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+      return (dateOnly(ours) || dateOnly(theirs)) && day(a) === day(b);
+    }
+    default:
+      return norm(ours) === norm(theirs);
+  }
+}
+
+/** The verdict on one field of one page. */
+export function verdict(
+  field: keyof Comparable,
+  mine: Comparable,
+  theirs: Comparable,
+  page: BenchPage,
+): Verdict {
+  if (field === "date") {
+    if (mine.date.length === 0 && theirs.date.length === 0) return "neither";
+    if (theirs.date.length === 0) return "ours only";
+    if (mine.date.length === 0) return "theirs only";
+    return theirs.date.some((t) => mine.date.some((o) => same("date", o, t, page)))
+      ? "agree"
+      : "differ";
+  }
+  const o = mine[field] as string | null;
+  const t = theirs[field] as string | null;
+  if (o === null && t === null) return "neither";
+  if (t === null) return "ours only";
+  if (o === null) return "theirs only";
+  return same(field, o, t, page) ? "agree" : "differ";
+}
+
+/** The agreement of one baseline with this project on the fixture pages. */
+export interface Agreement {
+  baseline: string;
+  pages: string[];
+  /** verdicts[field][page index] */
+  verdicts: Record<string, Verdict[]>;
+  /** Where the two differ, with both values. */
+  differences: string[];
+}
+
+async function agreement(pages: BenchPage[], mine: Candidate, c: Candidate): Promise<Agreement> {
+  const fixtures = pages.filter((p) => p.fixture);
+  const out: Agreement = {
+    baseline: c.name,
+    pages: fixtures.map((p) => p.name),
+    verdicts: {},
+    differences: [],
+  };
+  for (const f of FIELDS) out.verdicts[f] = [];
+  for (const page of fixtures) {
+    const a = mine.fields(await mine.extract(page), page);
+    const b = c.fields(await c.extract(page), page);
+    for (const f of FIELDS) {
+      const v = verdict(f, a, b, page);
+      out.verdicts[f].push(v);
+      if (v !== "agree" && v !== "neither") {
+        out.differences.push(
+          `${page.name} ${f} (${v}): ours ${JSON.stringify(a[f])}, ${c.name} ${
+            JSON.stringify(b[f])
+          }`,
+        );
+      }
+    }
+  }
+  return out;
+}
+
+const MARK: Record<Verdict, string> = {
+  agree: "=",
+  differ: "≠",
+  "ours only": "ours",
+  "theirs only": "theirs",
+  neither: "·",
+};
+
+/** An agreement as a Markdown table: `=` agree, `≠` differ, `ours`/`theirs` only one found it, `·` neither. */
+export function formatAgreement(a: Agreement): string {
+  const lines = [
+    `| field (vs ${a.baseline}) | ${a.pages.join(" | ")} | agree where both found one |`,
+    `|---|${a.pages.map(() => "---").join("|")}|---|`,
+  ];
+  for (const [field, verdicts] of Object.entries(a.verdicts)) {
+    const both = verdicts.filter((v) => v === "agree" || v === "differ").length;
+    const agree = verdicts.filter((v) => v === "agree").length;
+    lines.push(`| ${field} | ${verdicts.map((v) => MARK[v]).join(" | ")} | ${agree}/${both} |`);
+  }
+  return lines.join("\n");
+}
+
+/** Everything the benchmark measures: time rows and the two agreement tables. */
+export async function measure(): Promise<{ rows: BenchRow[]; agreements: Agreement[] }> {
+  const pages = loadPages();
+  const mine = ours();
+  const ms = await metascraper();
+  const og = await openGraphScraper();
+  const rows = await timeRows(pages, mine, [{ c: ms, target: 1 / 3 }, { c: og, target: 1 }]);
+  const agreements = [await agreement(pages, mine, ms), await agreement(pages, mine, og)];
+  return { rows, agreements };
+}
+
+/** The benchmark's rows (harness contract). */
+export async function run(): Promise<BenchRow[]> {
+  return (await measure()).rows;
+}
+
+if (import.meta.main) {
+  const { rows, agreements } = await measure();
+  console.log(formatTable(rows));
+  for (const a of agreements) {
+    console.log(`\n${formatAgreement(a)}\n`);
+    for (const d of a.differences) console.log(`- ${d}`);
+  }
+}
