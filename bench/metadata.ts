@@ -158,15 +158,17 @@ async function openGraphScraper(): Promise<Candidate> {
   };
 }
 
-/** Warm-up calls before timing, and the bounds of the timed loop. */
-const WARMUP = 5;
+/** Warm-up (at least this many calls and this long, so the JIT settles), and the timed loop's bounds. */
+const WARMUP = 10;
+const WARMUP_MS = 150;
 const MIN_ITERATIONS = 5;
 const MAX_ITERATIONS = 300;
 const BUDGET_MS = 400;
 
 /** Median milliseconds per extraction of one page. */
 async function timeOne(c: Candidate, page: BenchPage): Promise<number> {
-  for (let i = 0; i < WARMUP; i++) await c.extract(page);
+  const warm = performance.now();
+  for (let i = 0; i < WARMUP || performance.now() - warm < WARMUP_MS; i++) await c.extract(page);
   const samples: number[] = [];
   const started = performance.now();
   while (
