@@ -158,28 +158,39 @@ async function openGraphScraper(): Promise<Candidate> {
   };
 }
 
-/** Warm-up (at least this many calls and this long, so the JIT settles), and the timed loop's bounds. */
-const WARMUP = 10;
+/** Warm-up per candidate and page (the JIT settles), the length of one timed batch, the rounds. */
 const WARMUP_MS = 150;
-const MIN_ITERATIONS = 5;
-const MAX_ITERATIONS = 300;
-const BUDGET_MS = 400;
+const BATCH_MS = 2;
+const ROUNDS = 25;
 
-/** Median milliseconds per extraction of one page. */
-async function timeOne(c: Candidate, page: BenchPage): Promise<number> {
-  const warm = performance.now();
-  for (let i = 0; i < WARMUP || performance.now() - warm < WARMUP_MS; i++) await c.extract(page);
-  const samples: number[] = [];
+/** Calls of `c` on `page` that take about BATCH_MS, after warming up. */
+async function calibrate(c: Candidate, page: BenchPage): Promise<number> {
   const started = performance.now();
-  while (
-    samples.length < MIN_ITERATIONS ||
-    (samples.length < MAX_ITERATIONS && performance.now() - started < BUDGET_MS)
-  ) {
-    const t = performance.now();
+  let calls = 0;
+  while (calls < 10 || performance.now() - started < WARMUP_MS) {
     await c.extract(page);
-    samples.push(performance.now() - t);
+    calls++;
   }
-  return percentile(samples, 50);
+  const perCall = (performance.now() - started) / calls;
+  return Math.max(1, Math.min(1000, Math.round(BATCH_MS / perCall)));
+}
+
+/**
+ * Median milliseconds per extraction of one page, for each candidate. Rounds interleave the
+ * candidates (one batch each per round), so a change in machine load hits all of them alike.
+ */
+async function timePage(candidates: Candidate[], page: BenchPage): Promise<number[]> {
+  const batch: number[] = [];
+  for (const c of candidates) batch.push(await calibrate(c, page));
+  const samples: number[][] = candidates.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < candidates.length; i++) {
+      const t = performance.now();
+      for (let k = 0; k < batch[i]; k++) await candidates[i].extract(page);
+      samples[i].push((performance.now() - t) / batch[i]);
+    }
+  }
+  return samples.map((s) => percentile(s, 50));
 }
 
 /** Time rows: this project against each baseline, per page and in total. */
@@ -188,11 +199,11 @@ async function timeRows(
   mine: Candidate,
   baselines: { c: Candidate; target: number }[],
 ): Promise<BenchRow[]> {
-  const times = new Map<string, number[]>();
-  for (const c of [mine, ...baselines.map((b) => b.c)]) {
-    const list: number[] = [];
-    for (const page of pages) list.push(await timeOne(c, page));
-    times.set(c.name, list);
+  const candidates = [mine, ...baselines.map((b) => b.c)];
+  const times = new Map<string, number[]>(candidates.map((c) => [c.name, []]));
+  for (const page of pages) {
+    const medians = await timePage(candidates, page);
+    candidates.forEach((c, i) => times.get(c.name)!.push(medians[i]));
   }
   const rows: BenchRow[] = [];
   const mineTimes = times.get(mine.name)!;
