@@ -44,6 +44,9 @@ export interface CaptureDeps {
  */
 const PROXY_BYPASS_LIST = ["<-loopback>"];
 
+/** Time on top of navigation and capture for the context, the page and the viewport. */
+const SETUP_ALLOWANCE_MS = 5_000;
+
 function screenshotError(message: string): ApiError {
   return new ApiError("SCREENSHOT_ERROR", message);
 }
@@ -69,11 +72,12 @@ export async function capture(request: CaptureRequest, deps: CaptureDeps): Promi
   };
   const work = run(request, browser, proxy, limits, state);
   try {
-    return await withDeadline(
-      work,
-      limits.navigationTimeoutMs + limits.captureTimeoutMs,
-      deps.signal,
-    );
+    const ms = limits.navigationTimeoutMs + limits.captureTimeoutMs + SETUP_ALLOWANCE_MS;
+    return await withDeadline(work, {
+      ms,
+      message: `Screenshot timed out after ${ms} ms`,
+      signal: deps.signal,
+    });
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (!browser.connected) throw screenshotError("Browser disconnected during the capture");
@@ -108,6 +112,12 @@ async function run(
   const page = await context.newPage();
   // An alert() would block the page (and its network idle) forever.
   page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
+  // Popups are not captured: close them (their traffic went through the proxy all the same)
+  // so a page cannot open a hundred of them, nor push itself into the background.
+  context.on("targetcreated", (target) => {
+    if (target.type() !== "page" || target === page.target()) return;
+    target.page().then((popup) => popup?.close()).catch(() => {});
+  });
   const viewport = {
     width: request.width ?? DEFAULT_VIEWPORT.width,
     height: request.height ?? DEFAULT_VIEWPORT.height,
@@ -128,7 +138,21 @@ async function run(
   // The main document (or a redirect hop of it) was refused or unreachable at the proxy.
   if (refusal) throw screenshotError(refusal);
 
-  if (!request.fullPage) return await page.screenshot({ type: "png" });
+  // A page in the background never produces a frame, and the capture would hang.
+  await page.bringToFront();
+  return await withDeadline(screenshot(page, viewport, request.fullPage ?? false), {
+    ms: limits.captureTimeoutMs,
+    message: `Screenshot capture timed out after ${limits.captureTimeoutMs} ms`,
+  });
+}
+
+/** The PNG of the viewport, or of the whole page (cut at what Chromium can capture). */
+async function screenshot(
+  page: Page,
+  viewport: { width: number; height: number; deviceScaleFactor: number },
+  fullPage: boolean,
+): Promise<Uint8Array> {
+  if (!fullPage) return await page.screenshot({ type: "png" });
   const height = await fullPageHeight(page, viewport.height, viewport.deviceScaleFactor);
   return await page.screenshot({
     type: "png",
@@ -186,12 +210,13 @@ function navigationFailure(
 }
 
 /** Settles with `work`, or rejects when `ms` pass or `signal` aborts, whichever is first. */
-function withDeadline<T>(work: Promise<T>, ms: number, signal?: AbortSignal): Promise<T> {
+function withDeadline<T>(
+  work: Promise<T>,
+  { ms, message, signal }: { ms: number; message: string; signal?: AbortSignal },
+): Promise<T> {
   work.catch(() => {}); // a rejection after the deadline is expected and already handled
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(screenshotError(`Screenshot timed out after ${ms} ms`));
-    }, ms);
+    const timer = setTimeout(() => reject(screenshotError(message)), ms);
     const onAbort = () => reject(screenshotError("Request aborted"));
     signal?.addEventListener("abort", onAbort, { once: true });
     work.then(resolve, reject).finally(() => {
