@@ -25,19 +25,27 @@ function looksHtml(body: Uint8Array): boolean {
   );
 }
 
-/** Classifies a body by its declared media type, checked against its first bytes. */
-export function bodyKind(contentType: string | null, body: Uint8Array): BodyKind {
+/**
+ * Classifies a body by its declared media type, checked against its first bytes. `charset` is
+ * the one the body decodes with: UTF-16 text is full of NULs without being binary.
+ */
+export function bodyKind(
+  contentType: string | null,
+  body: Uint8Array,
+  charset = "utf-8",
+): BodyKind {
   const type = contentType ?? "";
+  const binary = !charset.startsWith("utf-16") && looksBinary(body);
   if (
     sniffImage(body) &&
-    (!type || type.startsWith("image/") || type === "application/octet-stream" || looksBinary(body))
+    (!type || type.startsWith("image/") || type === "application/octet-stream" || binary)
   ) {
     return "image"; // the bytes are an image whatever the header says
   }
   if (type.startsWith("image/")) return "image";
   if (type.startsWith("video/")) return "video";
   if (type.startsWith("audio/")) return "audio";
-  if (looksBinary(body)) return "binary";
+  if (binary) return "binary";
   if (type === "text/html" || type === "application/xhtml+xml") return "html";
   if (type === "application/json" || type.endsWith("+json")) return "json";
   if (!type || type === "application/octet-stream") return looksHtml(body) ? "html" : "text";
@@ -49,7 +57,7 @@ export function bodyKind(contentType: string | null, body: Uint8Array): BodyKind
 
 /** The metadata of any response; throws PARSE_ERROR for what cannot be described. */
 export function describeResponse(page: FetchResult): PageMetadata {
-  const kind = bodyKind(page.contentType, page.body);
+  const kind = bodyKind(page.contentType, page.body, page.charset);
   switch (kind) {
     case "html":
       try {

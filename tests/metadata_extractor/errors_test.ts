@@ -217,6 +217,21 @@ Deno.test("latin-1 bytes are decoded by <meta charset> or by the header's charse
   }
 });
 
+Deno.test("UTF-16 HTML (NUL bytes, with a BOM) is text, not a binary body", async () => {
+  const html = "<html><head><title>Zwölf Boxkämpfer</title></head></html>";
+  const utf16 = new Uint8Array(2 + html.length * 2);
+  utf16.set([0xff, 0xfe]);
+  for (let i = 0; i < html.length; i++) utf16[2 + 2 * i] = html.charCodeAt(i); // all < 256
+  const h = startHarness({}, { "/utf16.html": bytes(utf16, "text/html") });
+  try {
+    const { status, body } = await h.metadata(h.fixture.url("/utf16.html"));
+    assert.equal(status, 200);
+    assert.equal(body.title, "Zwölf Boxkämpfer");
+  } finally {
+    await h.close();
+  }
+});
+
 Deno.test("after a redirect, relative URLs resolve against the final URL", async () => {
   const h = startHarness();
   try {
