@@ -159,10 +159,7 @@ class SharedBrowser implements BrowserBinding {
         : await this.#launch(timeoutMs);
     } catch (err) {
       if (err instanceof BrowserUnavailableError) throw err;
-      console.error(
-        `browser: ${this.#subject()} failed:`,
-        err instanceof Error ? err.message : err,
-      );
+      console.error(`browser: ${this.#subject()} failed: ${describe(err)}`);
       throw new BrowserUnavailableError(`${this.#subject()} failed; ${this.#hint()}`, {
         cause: err,
       });
@@ -207,4 +204,12 @@ class SharedBrowser implements BrowserBinding {
       ? "check BROWSER_WS_ENDPOINT"
       : "set CHROME_PATH to a Chromium binary or BROWSER_WS_ENDPOINT to a remote browser";
   }
+}
+
+/** One line about a start failure (puppeteer's connect rejects with a bare ErrorEvent). */
+function describe(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  const event = err as { message?: unknown; error?: { message?: unknown } };
+  const message = event?.error?.message ?? event?.message;
+  return typeof message === "string" && message ? message : String(err);
 }

@@ -1,0 +1,146 @@
+/**
+ * `/screenshot` without a browser: input validation (400 INVALID_URL / INVALID_INPUT before
+ * anything is launched), the OpenAPI description, a browser that cannot be had (502 naming
+ * the variables to set, never a 500), and the environment read at start-up.
+ */
+import assert from "node:assert/strict";
+import { createApp, ROOT } from "../../functions/screenshot/app.ts";
+import { DEFAULT_LIMITS, limitsFromEnv } from "../../functions/screenshot/limits.ts";
+import { type BrowserBinding, createBrowser } from "../../shared/browser.ts";
+import { ConfigError, Env } from "../../shared/config.ts";
+import { openPolicy } from "../support/policy.ts";
+
+/** A binding that fails the test if anything asks it for a browser. */
+const untouchable: BrowserBinding = {
+  mode: "launch",
+  get: () => Promise.reject(new Error("the browser must not be used")),
+  close: () => Promise.resolve(),
+};
+
+const quiet = { log: () => {} };
+const app = createApp({ browser: untouchable, fetchPolicy: openPolicy() }, quiet);
+const PAGE = encodeURIComponent("https://example.com/");
+
+Deno.test("missing or malformed url is 400 INVALID_URL", async () => {
+  for (
+    const query of ["", "?url=", "?url=notaurl", "?url=ftp%3A%2F%2Fexample.com%2F", "?width=800"]
+  ) {
+    const res = await app.request(`/screenshot${query}`);
+    assert.equal(res.status, 400, query);
+    assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
+    assert.deepEqual(await res.json(), { error: "Missing or invalid url", code: "INVALID_URL" });
+  }
+});
+
+Deno.test("out-of-range capture parameters are 400 INVALID_INPUT naming the range", async () => {
+  const cases: [string, string][] = [
+    ["width=319", "width must be an integer from 320 to 3840"],
+    ["width=3841", "width must be an integer from 320 to 3840"],
+    ["width=800.5", "width must be an integer from 320 to 3840"],
+    ["width=wide", "width must be an integer from 320 to 3840"],
+    ["width=", "width must be an integer from 320 to 3840"],
+    ["height=199", "height must be an integer from 200 to 2160"],
+    ["height=2161", "height must be an integer from 200 to 2160"],
+    ["fullPage=yes", "fullPage must be true or false"],
+    ["deviceScaleFactor=0.5", "deviceScaleFactor must be a number from 1 to 3"],
+    ["deviceScaleFactor=4", "deviceScaleFactor must be a number from 1 to 3"],
+    ["deviceScaleFactor=NaN", "deviceScaleFactor must be a number from 1 to 3"],
+  ];
+  for (const [param, error] of cases) {
+    const res = await app.request(`/screenshot?url=${PAGE}&${param}`);
+    assert.equal(res.status, 400, param);
+    assert.deepEqual(await res.json(), { error, code: "INVALID_INPUT" }, param);
+  }
+});
+
+Deno.test("an invalid url wins over an invalid parameter", async () => {
+  const res = await app.request("/screenshot?url=nope&width=1");
+  assert.equal((await res.json()).code, "INVALID_URL");
+});
+
+Deno.test("the root document and /openapi.json describe the route", async () => {
+  const root = await app.request("/");
+  assert.deepEqual(await root.json(), ROOT);
+  const doc = await (await app.request("/openapi.json")).json();
+  const op = doc.paths["/screenshot"].get;
+  const ok = op.responses["200"];
+  assert.deepEqual(ok.content["image/png"].schema, { type: "string", format: "binary" });
+  assert.ok(ok.headers["Cache-Control"]);
+  assert.deepEqual(Object.keys(op.responses).sort(), ["200", "400", "502"]);
+  const params = Object.fromEntries(op.parameters.map((p: { name: string }) => [p.name, p]));
+  assert.deepEqual(Object.keys(params).sort(), [
+    "deviceScaleFactor",
+    "fullPage",
+    "height",
+    "url",
+    "width",
+  ]);
+  assert.equal(params.url.required, true);
+  assert.equal(params.width.required, false);
+  assert.equal(params.width.schema.minimum, 320);
+  assert.equal(params.width.schema.maximum, 3840);
+});
+
+Deno.test("no browser to launch is a 502 naming CHROME_PATH and BROWSER_WS_ENDPOINT", async () => {
+  const browser = createBrowser({ executablePath: "/nonexistent/chromium" });
+  const app = createApp({ browser, fetchPolicy: openPolicy() }, quiet);
+  const logged: string[] = [];
+  const error = console.error;
+  console.error = (...args: unknown[]) => logged.push(args.join(" "));
+  try {
+    const res = await app.request(`/screenshot?url=${PAGE}`);
+    assert.equal(res.status, 502);
+    const body = await res.json();
+    assert.equal(body.code, "SCREENSHOT_ERROR");
+    assert.match(body.error, /CHROME_PATH/);
+    assert.match(body.error, /BROWSER_WS_ENDPOINT/);
+    assert.doesNotMatch(body.error, /nonexistent/, "no local path in the response");
+    assert.ok(logged.some((line) => line.includes("Launching Chromium failed")));
+  } finally {
+    console.error = error;
+    await browser.close();
+  }
+});
+
+Deno.test("limits come from the environment, and a malformed one is a ConfigError", () => {
+  assert.deepEqual(limitsFromEnv(new Env({})), DEFAULT_LIMITS);
+  const limits = limitsFromEnv(
+    new Env({ MAX_CONCURRENT_PAGES: "8", NAVIGATION_TIMEOUT_MS: "5000", MAX_QUEUED_PAGES: "0" }),
+  );
+  assert.equal(limits.maxConcurrentPages, 8);
+  assert.equal(limits.navigationTimeoutMs, 5000);
+  assert.equal(limits.maxQueuedPages, 0);
+  for (
+    const [name, value] of [["MAX_CONCURRENT_PAGES", "many"], ["MAX_CONCURRENT_PAGES", "0"], [
+      "NAVIGATION_TIMEOUT_MS",
+      "10",
+    ], ["PAGE_QUEUE_TIMEOUT_MS", "-1"]]
+  ) {
+    assert.throws(() => limitsFromEnv(new Env({ [name]: value })), (err: Error) => {
+      assert.ok(err instanceof ConfigError);
+      assert.match(err.message, new RegExp(`^${name} `));
+      return true;
+    });
+  }
+});
+
+Deno.test("main.ts stops with one line for a bad MAX_CONCURRENT_PAGES or BROWSER_WS_ENDPOINT", async () => {
+  for (
+    const [name, value] of [["MAX_CONCURRENT_PAGES", "lots"], [
+      "BROWSER_WS_ENDPOINT",
+      "http://127.0.0.1:9222",
+    ]]
+  ) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "functions/screenshot/main.ts"],
+      cwd: new URL("../../", import.meta.url),
+      env: { PORT: "0", [name]: value, NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 1);
+    const stderr = new TextDecoder().decode(out.stderr).trim();
+    assert.equal(stderr.split("\n").length, 1, stderr);
+    assert.match(stderr, new RegExp(`^config error: ${name} `));
+  }
+});
