@@ -84,7 +84,9 @@ export function createApp(bindings: Bindings, options: AppOptions = {}): Experim
     try {
       png = await capture(
         { url, width, height, fullPage, deviceScaleFactor },
-        { browser: bindings.browser, policy, limits, signal: c.req.raw.signal },
+        // The capture is bounded by its deadline, not by the client: Deno.serve's
+        // request.signal also fires on success (legacy abort), so it is left alone.
+        { browser: bindings.browser, policy, limits },
       );
     } finally {
       release();

@@ -34,8 +34,6 @@ export interface CaptureDeps {
   browser: BrowserBinding;
   policy: FetchPolicy;
   limits: ScreenshotLimits;
-  /** Aborts the capture (the client went away). */
-  signal?: AbortSignal;
 }
 
 /**
@@ -76,7 +74,6 @@ export async function capture(request: CaptureRequest, deps: CaptureDeps): Promi
     return await withDeadline(work, {
       ms,
       message: `Screenshot timed out after ${ms} ms`,
-      signal: deps.signal,
     });
   } catch (err) {
     if (err instanceof ApiError) throw err;
@@ -209,19 +206,14 @@ function navigationFailure(
   return screenshotError(netError ? `Page failed to load: ${netError}` : "Page failed to load");
 }
 
-/** Settles with `work`, or rejects when `ms` pass or `signal` aborts, whichever is first. */
+/** Settles with `work`, or rejects with a 502 `message` once `ms` have passed. */
 function withDeadline<T>(
   work: Promise<T>,
-  { ms, message, signal }: { ms: number; message: string; signal?: AbortSignal },
+  { ms, message }: { ms: number; message: string },
 ): Promise<T> {
   work.catch(() => {}); // a rejection after the deadline is expected and already handled
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(screenshotError(message)), ms);
-    const onAbort = () => reject(screenshotError("Request aborted"));
-    signal?.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-    });
+    work.then(resolve, reject).finally(() => clearTimeout(timer));
   });
 }
