@@ -1,4 +1,5 @@
 /** Entrypoint of object-storage: reads the environment, builds the bindings, serves the app. */
+import { bucketsFromEnv } from "../../shared/bucket_env.ts";
 import { serveExperiment } from "../../shared/serve.ts";
 import { createApp } from "./app.ts";
 
@@ -6,5 +7,5 @@ import { createApp } from "./app.ts";
 export const DEFAULT_PORT = 8008;
 
 if (import.meta.main) {
-  await serveExperiment({ port: DEFAULT_PORT, build: () => createApp({}) });
+  await serveExperiment({ port: DEFAULT_PORT, build: (env) => createApp(bucketsFromEnv(env)) });
 }

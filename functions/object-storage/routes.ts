@@ -1,0 +1,237 @@
+/**
+ * Route declarations of object-storage: the query schemas (with the contract's exact messages)
+ * and the responses each route documents in `/openapi.json`.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { isValidKey, isValidPrefix, MAX_KEY_BYTES } from "../../shared/bucket_key.ts";
+import { errorResponses, jsonContent } from "../../shared/openapi.ts";
+import { MESSAGES } from "../../shared/validation.ts";
+
+/** Messages of this experiment's 400s. */
+export const OBJECT_MESSAGES = {
+  invalidKey: "Invalid key",
+  /** Missing key outside `PUT /object` (only the upload has the code-less body). */
+  keyRequired: "Key is required",
+  invalidPrefix: "Invalid prefix",
+  invalidCursor: "Invalid cursor",
+  invalidLimit: "limit must be an integer from 1 to 1000",
+  invalidContentType: "Invalid Content-Type",
+  notFound: "Object not found",
+  bodyCutOff: "Request body could not be read",
+  rangeNotSatisfiable: "Range not satisfiable",
+  storage: "Object storage operation failed",
+} as const;
+
+/** Listing page sizes. */
+export const LIST_LIMIT = { default: 100, max: 1000 } as const;
+
+const KEY_DESCRIPTION =
+  `Object key: 1-${MAX_KEY_BYTES} bytes of UTF-8, \`/\`-separated segments; ` +
+  "no control characters, backslash, leading `/`, empty, `.` or `..` segment.";
+
+/** The `key` query parameter; `missing` is the message when it is absent or empty. */
+function keyParam(missing: string) {
+  return z.string({
+    error: (issue) => issue.input === undefined ? missing : OBJECT_MESSAGES.invalidKey,
+  })
+    .min(1, missing)
+    .refine(isValidKey, OBJECT_MESSAGES.invalidKey)
+    .openapi({
+      param: { name: "key", in: "query", required: true },
+      description: KEY_DESCRIPTION,
+      example: "photos/cat.jpg",
+    });
+}
+
+const PublicParam = z.string().optional().openapi({
+  param: { name: "public", in: "query", required: false },
+  description: "`true` selects the public bucket; anything else, or absent, the private one",
+  example: "true",
+});
+
+// A media type such as `image/png` or `text/plain; charset=utf-8`, printable ASCII only.
+const MEDIA_TYPE = /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;[\x20-\x7e]*)?$/;
+
+/** `PUT /object` query. */
+export const UploadQuery = z.object({ key: keyParam(MESSAGES.missingKey), public: PublicParam });
+
+/** `GET`/`HEAD`/`DELETE /object` query. */
+export const ObjectQuery = z.object({
+  key: keyParam(OBJECT_MESSAGES.keyRequired),
+  public: PublicParam,
+});
+
+/** `PUT /object` headers. */
+export const UploadHeaders = z.object({
+  "content-type": z.string().max(255, OBJECT_MESSAGES.invalidContentType)
+    .regex(MEDIA_TYPE, OBJECT_MESSAGES.invalidContentType)
+    .optional()
+    .openapi({
+      param: { name: "content-type", in: "header", required: false },
+      description: "Recorded as the object's content type (default application/octet-stream)",
+      example: "image/png",
+    }),
+});
+
+/** `GET /objects` query. */
+export const ListQuery = z.object({
+  public: PublicParam,
+  prefix: z.string().refine(isValidPrefix, OBJECT_MESSAGES.invalidPrefix).optional().openapi({
+    param: { name: "prefix", in: "query", required: false },
+    description: "Only keys starting with this",
+    example: "photos/",
+  }),
+  limit: z.string().regex(/^\d{1,4}$/, OBJECT_MESSAGES.invalidLimit)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= LIST_LIMIT.max, OBJECT_MESSAGES.invalidLimit)
+    .optional()
+    .openapi({
+      param: { name: "limit", in: "query", required: false },
+      description: `Page size, 1-${LIST_LIMIT.max} (default ${LIST_LIMIT.default})`,
+      example: "100",
+    }),
+  cursor: z.string().optional().openapi({
+    param: { name: "cursor", in: "query", required: false },
+    description: "The `cursor` of the previous page",
+  }),
+});
+
+const UploadResultSchema = z.object({
+  key: z.string().openapi({ description: "The key that was sent" }),
+  uploaded: z.literal(true).openapi({ description: "Always true on success" }),
+  url: z.string().optional().openapi({
+    description: "Direct URL (`<PUBLIC_BUCKET_URL>/<key>`, key path-encoded); only for public " +
+      "uploads when PUBLIC_BUCKET_URL is configured",
+  }),
+}).openapi("ObjectUploadResult");
+
+const DeleteResultSchema = z.object({
+  key: z.string(),
+  deleted: z.literal(true),
+}).openapi("ObjectDeleteResult");
+
+const ObjectEntrySchema = z.object({
+  key: z.string(),
+  size: z.number().int().openapi({ description: "Bytes" }),
+  contentType: z.string(),
+  etag: z.string().openapi({ description: "Entity tag, quoted as in the ETag header" }),
+  uploadedAt: z.string().openapi({ description: "ISO 8601 time of the upload" }),
+}).openapi("ObjectEntry");
+
+const ListResultSchema = z.object({
+  objects: z.array(ObjectEntrySchema),
+  cursor: z.string().nullable().openapi({
+    description: "Pass as `cursor` for the next page; null at the end",
+  }),
+}).openapi("ObjectList");
+
+const BINARY = { "*/*": { schema: z.string().openapi({ format: "binary" }) } };
+
+/** `PUT /object`. */
+export const uploadRoute = createRoute({
+  method: "put",
+  path: "/object",
+  summary: "Upload an object",
+  description: "Streams the raw request body into the private bucket, or the public one with " +
+    "`public=true`, under `key`. The request Content-Type is recorded on the object. A body over " +
+    "MAX_OBJECT_BYTES is refused with 413 and nothing is stored. Without `key` the 400 body is " +
+    'exactly `{"error":"Missing key"}`.',
+  request: {
+    query: UploadQuery,
+    headers: UploadHeaders,
+    // No validator runs for a non-JSON body: the handler streams the raw bytes.
+    body: { content: BINARY, required: false },
+  },
+  responses: {
+    200: jsonContent(UploadResultSchema, "Stored"),
+    ...errorResponses("INVALID_INPUT", [413, "INVALID_INPUT"], "STORAGE_ERROR"),
+  },
+});
+
+const READ_HEADERS = {
+  "Content-Type": { schema: { type: "string" as const } },
+  "Content-Length": { schema: { type: "integer" as const } },
+  ETag: { schema: { type: "string" as const } },
+  "Last-Modified": { schema: { type: "string" as const } },
+};
+
+/** `GET /object` (HEAD is answered by the same handler, without the body). */
+export const readRoute = createRoute({
+  method: "get",
+  path: "/object",
+  summary: "Read an object",
+  description:
+    "Streams the object with its Content-Type, Content-Length, ETag and Last-Modified. " +
+    "`Range: bytes=` gives 206 (one range; others are ignored); `If-None-Match` gives 304. " +
+    "HEAD answers the same headers without the body.",
+  request: { query: ObjectQuery },
+  responses: {
+    200: { description: "The object", headers: READ_HEADERS, content: BINARY },
+    206: { description: "The requested range (Content-Range)", content: BINARY },
+    304: { description: "Not modified (If-None-Match matched)" },
+    ...errorResponses("INVALID_INPUT", "NOT_FOUND", [416, "INVALID_INPUT"], "STORAGE_ERROR"),
+  },
+});
+
+/** `HEAD /object`, for the document only (Hono answers HEAD with the GET handler). */
+export const headRoute = createRoute({
+  method: "head",
+  path: "/object",
+  summary: "Describe an object",
+  request: { query: ObjectQuery },
+  responses: {
+    200: { description: "The object's headers, no body", headers: READ_HEADERS },
+    304: { description: "Not modified (If-None-Match matched)" },
+    ...errorResponses("INVALID_INPUT", "NOT_FOUND", "STORAGE_ERROR"),
+  },
+});
+
+/** `DELETE /object`. */
+export const deleteRoute = createRoute({
+  method: "delete",
+  path: "/object",
+  summary: "Delete an object",
+  request: { query: ObjectQuery },
+  responses: {
+    200: jsonContent(DeleteResultSchema, "Deleted"),
+    ...errorResponses("INVALID_INPUT", "NOT_FOUND", "STORAGE_ERROR"),
+  },
+});
+
+/** `GET /objects`. */
+export const listRoute = createRoute({
+  method: "get",
+  path: "/objects",
+  summary: "List objects",
+  description: "Objects in key order (UTF-8 bytes), a page at a time.",
+  request: { query: ListQuery },
+  responses: {
+    200: jsonContent(ListResultSchema, "One page"),
+    ...errorResponses("INVALID_INPUT", "STORAGE_ERROR"),
+  },
+});
+
+/** `GET /public/{key}`: direct URLs of the local public bucket (only when it is a folder). */
+export const publicRoute = createRoute({
+  method: "get",
+  // `{key{.+}}` becomes Hono's `:key{.+}`, which spans `/`.
+  path: "/public/{key{.+}}",
+  summary: "Read a public object by its direct URL",
+  description: "Serves the public bucket when it is the local folder default, so that upload " +
+    "URLs under `PUBLIC_BUCKET_URL=http://localhost:8008/public` work. Same headers, Range and " +
+    "If-None-Match handling as `GET /object`.",
+  request: {
+    params: z.object({
+      key: z.string().openapi({
+        param: { name: "key", in: "path", required: true },
+        description: "The key, each segment percent-encoded",
+      }),
+    }),
+  },
+  responses: {
+    200: { description: "The object", headers: READ_HEADERS, content: BINARY },
+    206: { description: "The requested range (Content-Range)", content: BINARY },
+    304: { description: "Not modified (If-None-Match matched)" },
+    ...errorResponses("INVALID_INPUT", "NOT_FOUND", [416, "INVALID_INPUT"], "STORAGE_ERROR"),
+  },
+});
