@@ -1,10 +1,14 @@
 /** Entrypoint of link-shortener: reads the environment, builds the bindings, serves the app. */
 import { serveExperiment } from "../../shared/serve.ts";
 import { createApp } from "./app.ts";
+import { bindingsFromEnv } from "./config.ts";
 
 /** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
 export const DEFAULT_PORT = 8007;
 
 if (import.meta.main) {
-  await serveExperiment({ port: DEFAULT_PORT, build: () => createApp({}) });
+  await serveExperiment({
+    port: DEFAULT_PORT,
+    build: async (env) => createApp(await bindingsFromEnv(env)),
+  });
 }

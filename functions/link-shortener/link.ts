@@ -1,0 +1,26 @@
+/** The link record and the time rules around it. */
+
+/** A stored link, as `GET /:code/info` returns it. */
+export interface LinkRecord {
+  code: string;
+  /** Absolute http(s) target, in normalised form. */
+  url: string;
+  /** ISO 8601 instant (UTC). */
+  createdAt: string;
+  /** ISO 8601 instant (UTC) after which the link is gone, or null for never. */
+  expiresAt: string | null;
+}
+
+/** True when the link has expired at `now` (ms since the epoch). */
+export function isExpired(link: LinkRecord, now: number = Date.now()): boolean {
+  return link.expiresAt !== null && Date.parse(link.expiresAt) <= now;
+}
+
+/**
+ * How long the link may stay cached: `ttlMs`, but never beyond its expiry.
+ * Zero or less means "do not cache" (it has expired).
+ */
+export function cacheTtlMs(link: LinkRecord, ttlMs: number, now: number = Date.now()): number {
+  if (link.expiresAt === null) return ttlMs;
+  return Math.min(ttlMs, Date.parse(link.expiresAt) - now);
+}

@@ -1,0 +1,68 @@
+/**
+ * The redirect lookup of contract rule 7: the cache first; on a miss libSQL; a link found
+ * there is put in the cache (never past its expiry) before the answer. The cache is only an
+ * accelerator: any failure of it is logged and treated as a miss. Misses are not cached,
+ * so a code works the moment it is created.
+ */
+import type { Cache } from "../../shared/cache.ts";
+import { cacheTtlMs, isExpired } from "./link.ts";
+import type { LinkStore } from "./store.ts";
+
+/** Prefix of cache keys, so a shared Redis database can hold other data beside the links. */
+export const CACHE_KEY_PREFIX = "link:";
+
+/** The cache key of a code. */
+export function cacheKey(code: string): string {
+  return CACHE_KEY_PREFIX + code;
+}
+
+/** Resolves codes to target URLs. */
+export class LinkResolver {
+  readonly #store: LinkStore;
+  readonly #cache: Cache;
+  readonly #ttlMs: number;
+  readonly #log: (line: string) => void;
+
+  /** `ttlMs` is the longest a cached link lives; `log` receives one JSON line per cache failure. */
+  constructor(store: LinkStore, cache: Cache, ttlMs: number, log: (line: string) => void) {
+    this.#store = store;
+    this.#cache = cache;
+    this.#ttlMs = ttlMs;
+    this.#log = log;
+  }
+
+  /** The target of `code`, or null when it is unknown or expired. */
+  async resolve(code: string): Promise<string | null> {
+    const key = cacheKey(code);
+    let cached: string | null = null;
+    try {
+      cached = await this.#cache.get(key);
+    } catch (err) {
+      this.#cacheFailed("get", code, err);
+    }
+    if (cached !== null) return cached;
+
+    const link = await this.#store.findByCode(code);
+    if (link === null || isExpired(link)) return null;
+    const ttl = cacheTtlMs(link, this.#ttlMs);
+    if (ttl >= 1) {
+      try {
+        await this.#cache.set(key, link.url, ttl);
+      } catch (err) {
+        this.#cacheFailed("set", code, err);
+      }
+    }
+    return link.url;
+  }
+
+  #cacheFailed(op: string, code: string, err: unknown): void {
+    this.#log(JSON.stringify({
+      time: new Date().toISOString(),
+      level: "warn",
+      event: "cache_error",
+      op,
+      code,
+      message: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+    }));
+  }
+}
