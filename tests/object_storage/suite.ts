@@ -41,7 +41,6 @@ async function sha256(bytes: Uint8Array | ArrayBuffer): Promise<string> {
 }
 
 const q = encodeURIComponent;
-const text = (s: string) => new TextEncoder().encode(s);
 
 /** Registers every row of the suite as steps of `t`. */
 export async function objectStorageSuite(t: Deno.TestContext, backend: Backend): Promise<void> {
