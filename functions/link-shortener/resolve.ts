@@ -1,7 +1,8 @@
 /**
  * The redirect lookup of contract rule 7: the cache first; on a miss libSQL; a link found
  * there is put in the cache (never past its expiry) before the answer. The cache is only an
- * accelerator: any failure of it is logged and treated as a miss. Misses are not cached,
+ * accelerator: any failure of it is logged and treated as a miss (and the request then
+ * skips filling it, so a hanging cache costs one timeout, not two). Misses are not cached,
  * so a code works the moment it is created.
  */
 import type { Cache } from "../../shared/cache.ts";
@@ -35,17 +36,20 @@ export class LinkResolver {
   async resolve(code: string): Promise<string | null> {
     const key = cacheKey(code);
     let cached: string | null = null;
+    let cacheUp = true;
     try {
       cached = await this.#cache.get(key);
     } catch (err) {
       this.#cacheFailed("get", code, err);
+      cacheUp = false;
     }
     if (cached !== null) return cached;
 
     const link = await this.#store.findByCode(code);
     if (link === null || isExpired(link)) return null;
     const ttl = cacheTtlMs(link, this.#ttlMs);
-    if (ttl >= 1) {
+    // A cache that just failed is not written to: one timeout per request at most.
+    if (cacheUp && ttl >= 1) {
       try {
         await this.#cache.set(key, link.url, ttl);
       } catch (err) {

@@ -83,25 +83,31 @@ export interface CacheCall {
 export class RecordingCache implements Cache {
   readonly calls: CacheCall[] = [];
   readonly inner = new MemoryCache();
-  /** When set, every call rejects with this error. */
+  /** When set, calls reject with this error (those in `failOps`, or all when it is empty). */
   failWith: Error | null = null;
+  /** The operations that fail while `failWith` is set (empty: all of them). */
+  failOps = new Set<CacheCall["op"]>();
+
+  #fails(op: CacheCall["op"]): boolean {
+    return this.failWith !== null && (this.failOps.size === 0 || this.failOps.has(op));
+  }
 
   /** Records and forwards (or fails). */
   get(key: string): Promise<string | null> {
     this.calls.push({ op: "get", key });
-    return this.failWith ? Promise.reject(this.failWith) : this.inner.get(key);
+    return this.#fails("get") ? Promise.reject(this.failWith) : this.inner.get(key);
   }
 
   /** Records and forwards (or fails). */
   set(key: string, value: string, ttlMs: number): Promise<void> {
     this.calls.push({ op: "set", key, value, ttlMs });
-    return this.failWith ? Promise.reject(this.failWith) : this.inner.set(key, value, ttlMs);
+    return this.#fails("set") ? Promise.reject(this.failWith) : this.inner.set(key, value, ttlMs);
   }
 
   /** Records and forwards (or fails). */
   delete(key: string): Promise<void> {
     this.calls.push({ op: "delete", key });
-    return this.failWith ? Promise.reject(this.failWith) : this.inner.delete(key);
+    return this.#fails("delete") ? Promise.reject(this.failWith) : this.inner.delete(key);
   }
 }
 

@@ -183,12 +183,23 @@ Deno.test("a failing cache is logged and the redirect is served from libSQL", as
   assert.equal(res.status, 302);
   assert.equal(res.headers.get("location"), "https://example.com/");
   const failures = fx.logs.map((l) => JSON.parse(l)).filter((l) => l.event === "cache_error");
-  assert.deepEqual(failures.map((f) => [f.op, f.code, f.level]), [
-    ["get", code, "warn"],
-    ["set", code, "warn"],
-  ]);
+  assert.deepEqual(failures.map((f) => [f.op, f.code, f.level]), [["get", code, "warn"]]);
   assert.match(failures[0].message, /cache is down/);
+  assert.deepEqual(cache.calls.map((c) => c.op), ["get"], "a failed cache is not written to");
   await assertNotFound(await fx.get("/unknown1"));
+});
+
+Deno.test("a cache that fails only on write is logged and the redirect still works", async () => {
+  const cache = new RecordingCache();
+  await using fx = await linkApp({ cache });
+  const code = await create(fx, { url: "https://example.com/" });
+  cache.failWith = new Error("read-only replica");
+  cache.failOps.add("set");
+  const res = await fx.get(`/${code}`);
+  assert.equal(res.status, 302);
+  const failures = fx.logs.map((l) => JSON.parse(l)).filter((l) => l.event === "cache_error");
+  assert.deepEqual(failures.map((f) => f.op), ["set"]);
+  assert.deepEqual(cache.calls.map((c) => c.op), ["get", "set"]);
 });
 
 Deno.test("a failing libSQL is 500 DATABASE_ERROR, but cached links still redirect", async () => {
