@@ -41,6 +41,8 @@ export interface PolicyProxy {
   readonly failures: readonly ProxyFailure[];
   /** Requests and tunnels that passed the policy and were connected. */
   readonly connected: number;
+  /** Bytes received from upstreams so far (response bodies and tunnel traffic). */
+  readonly bytesReceived: number;
   /** Stops listening and destroys every open connection, client and upstream. */
   close(): Promise<void>;
 }
@@ -51,6 +53,11 @@ export interface PolicyProxyOptions {
   hostname?: string;
   /** Upstream connect timeout (default `UPSTREAM_CONNECT_TIMEOUT_MS`). */
   connectTimeoutMs?: number;
+  /**
+   * Budget of bytes received from upstreams over the proxy's life: once spent, every
+   * upstream connection is cut and new ones are refused (default: no budget).
+   */
+  maxBytes?: number;
 }
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) plus the proxy ones: never forwarded. */
@@ -85,7 +92,21 @@ export function startPolicyProxy(
   const connectTimeoutMs = options.connectTimeoutMs ?? UPSTREAM_CONNECT_TIMEOUT_MS;
   const failures: ProxyFailure[] = [];
   const sockets = new Set<Duplex>();
+  const upstreams = new Set<Duplex>();
   let connected = 0;
+  let received = 0;
+  const budget = options.maxBytes ?? Infinity;
+  const overBudget = `Page exceeded ${budget} bytes`;
+
+  /** Counts upstream bytes; past the budget, cuts every upstream connection. */
+  const spend = (bytes: number) => {
+    const before = received;
+    received += bytes;
+    if (before <= budget && received > budget) {
+      failures.push({ host: "*", port: 0, message: overBudget, refused: false });
+      for (const upstream of upstreams) upstream.destroy();
+    }
+  };
 
   const track = <T extends Duplex>(socket: T): T => {
     sockets.add(socket);
@@ -98,9 +119,12 @@ export function startPolicyProxy(
     const addresses = await checkedAddresses(policy, host, origins);
     let last: unknown;
     for (const { address } of addresses) {
+      if (received > budget) throw new ProxyRefusal(overBudget, false);
       try {
         const socket = await connectTo(address, port, connectTimeoutMs);
         connected++;
+        upstreams.add(socket);
+        socket.once("close", () => upstreams.delete(socket));
         return track(socket);
       } catch (err) {
         last = err;
@@ -134,7 +158,7 @@ export function startPolicyProxy(
     const host = normaliseHost(url.hostname);
     const port = Number(url.port || 80);
     open(host, port, [url.origin]).then(
-      (socket) => forward(req, res, url, socket),
+      (socket) => forward(req, res, url, socket, spend),
       (err) => {
         const failure = fail(host, port, err);
         const status = failure.refused ? 403 : 502;
@@ -167,6 +191,7 @@ export function startPolicyProxy(
         if (client.destroyed) return upstream.destroy();
         client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
         if (head.length) upstream.write(head);
+        upstream.on("data", (chunk: Uint8Array) => spend(chunk.length));
         upstream.pipe(client);
         client.pipe(upstream);
         upstream.on("error", () => client.destroy());
@@ -196,6 +221,9 @@ export function startPolicyProxy(
         failures,
         get connected() {
           return connected;
+        },
+        get bytesReceived() {
+          return received;
         },
         close: () =>
           new Promise<void>((done) => {
@@ -268,6 +296,7 @@ function forward(
   res: http.ServerResponse,
   url: URL,
   socket: net.Socket,
+  spend: (bytes: number) => void,
 ): void {
   const upstream = http.request({
     method: req.method,
@@ -279,8 +308,11 @@ function forward(
   } as http.RequestOptions);
   upstream.on("response", (up) => {
     res.writeHead(up.statusCode ?? 502, up.statusMessage, forwardHeaders(up.rawHeaders));
+    up.on("data", (chunk: Uint8Array) => spend(chunk.length));
     up.pipe(res);
     up.on("error", () => res.destroy());
+    // Cut short (budget spent, peer gone): the client must see a broken response, not a hang.
+    up.on("close", () => !up.complete && res.destroy());
   });
   upstream.on("error", () => {
     if (!res.headersSent) {

@@ -63,7 +63,10 @@ export async function capture(request: CaptureRequest, deps: CaptureDeps): Promi
     );
   }
 
-  const proxy = await startPolicyProxy(deps.policy, { hostname: limits.proxyHost });
+  const proxy = await startPolicyProxy(deps.policy, {
+    hostname: limits.proxyHost,
+    maxBytes: limits.maxPageBytes,
+  });
   const state: { context: BrowserContext | null; finished: boolean } = {
     context: null,
     finished: false,

@@ -16,6 +16,12 @@ export const CAPTURE_TIMEOUT_MS = 15_000;
  */
 export const MAX_CAPTURE_DEVICE_PIXELS_HIGH = 16_384;
 
+/**
+ * Bytes one capture may download in all (documents, subresources, media, WebSocket
+ * traffic). Past it the page's connections are cut, and it is captured as far as it got.
+ */
+export const MAX_PAGE_BYTES = 50 * 1024 * 1024;
+
 /** Accepted ranges of the query parameters. */
 export const RANGES = {
   width: { min: 320, max: 3840 },
@@ -35,6 +41,8 @@ export interface ScreenshotLimits {
   navigationTimeoutMs: number;
   /** The PNG capture after the page settled. */
   captureTimeoutMs: number;
+  /** Download budget of one capture (`MAX_PAGE_BYTES`). */
+  maxPageBytes: number;
   /**
    * Interface the per-request proxy listens on (`BROWSER_PROXY_HOST`, default 127.0.0.1);
    * a remote browser on another machine needs one it can reach.
@@ -49,6 +57,7 @@ export const DEFAULT_LIMITS: ScreenshotLimits = {
   queueTimeoutMs: 10_000,
   navigationTimeoutMs: NAVIGATION_TIMEOUT_MS,
   captureTimeoutMs: CAPTURE_TIMEOUT_MS,
+  maxPageBytes: MAX_PAGE_BYTES,
   proxyHost: "127.0.0.1",
 };
 
@@ -65,6 +74,7 @@ export function limitsFromEnv(env: Env): ScreenshotLimits {
       120_000,
     ),
     captureTimeoutMs: DEFAULT_LIMITS.captureTimeoutMs,
+    maxPageBytes: DEFAULT_LIMITS.maxPageBytes,
     proxyHost: env.string("BROWSER_PROXY_HOST", DEFAULT_LIMITS.proxyHost),
   };
 }

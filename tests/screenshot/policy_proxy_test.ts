@@ -178,3 +178,22 @@ Deno.test("close() ends an open tunnel", async () => {
     await server.close();
   }
 });
+
+Deno.test("past the byte budget connections are cut and new ones refused", async () => {
+  const server = startFixtureServer();
+  const proxy = await startPolicyProxy(openPolicy(), { maxBytes: 100_000 });
+  const host = `127.0.0.1:${server.port}`;
+  try {
+    const huge = await exchange(proxy.url, get(server.url("/huge?bytes=5000000"), host));
+    assert.ok(huge.length < 1_000_000, `got ${huge.length} bytes`);
+    assert.ok(proxy.bytesReceived > 100_000);
+    assert.ok(proxy.failures.some((f) => f.message === "Page exceeded 100000 bytes"));
+    const next = await exchange(proxy.url, get(server.url("/shared/hello.html"), host));
+    assert.match(next, /^HTTP\/1\.1 502/);
+    assert.match(next, /Page exceeded 100000 bytes/);
+    assert.equal(server.hits("/shared/hello.html"), 0);
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
+});
