@@ -108,7 +108,8 @@ export async function run(): Promise<BenchRow[]> {
     }
 
     const note = `${ITERATIONS} interleaved captures per side of a 1280x800 page (CSS, JS, ` +
-      "image) on 127.0.0.1; both wait for networkidle0 (500 ms of quiet), which dominates";
+      "image) on 127.0.0.1; both wait for Chromium's networkIdle event (~1 s even on a quiet " +
+      "page), which dominates";
     const row = (measure: string, project: number, baseline: number, target: number) => ({
       measure,
       unit: "ms",
