@@ -112,9 +112,15 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   return app;
 }
 
-/** The key of a `/public/<key>` URL: the raw path after the prefix, percent-decoded once. */
+/**
+ * The key of a `/public/<key>` URL: the path after the prefix as the client sent it (the same
+ * string the router matched, not a dot-segment-normalised one), percent-decoded once.
+ */
 function publicKey(c: Context): string {
-  const raw = new URL(c.req.url).pathname.slice("/public/".length);
+  const url = c.req.url;
+  const pathStart = url.indexOf("/", url.indexOf("://") + 3);
+  const path = url.slice(pathStart).replace(/[?#].*$/s, "");
+  const raw = path.slice("/public/".length);
   let key: string;
   try {
     key = decodeURIComponent(raw);
