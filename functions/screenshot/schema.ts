@@ -12,9 +12,9 @@ function rangeParam(name: keyof typeof RANGES, integer: boolean, description: st
   const message = `${name} must be ${integer ? "an integer" : "a number"} from ${min} to ${max}`;
   return z.string({ error: message }).optional().transform((raw, ctx) => {
     if (raw === undefined) return undefined;
+    // Plain decimals only: Number() would also take "1e3", "0x400" and " 800 ".
     const n = Number(raw);
-    const ok = raw.trim() !== "" && Number.isFinite(n) && (!integer || Number.isInteger(n)) &&
-      n >= min && n <= max;
+    const ok = (integer ? /^\d+$/ : /^\d+(\.\d+)?$/).test(raw) && n >= min && n <= max;
     if (!ok) {
       ctx.addIssue({ code: "custom", message });
       return z.NEVER;

@@ -39,12 +39,15 @@ Deno.test("out-of-range capture parameters are 400 INVALID_INPUT naming the rang
     ["width=800.5", "width must be an integer from 320 to 3840"],
     ["width=wide", "width must be an integer from 320 to 3840"],
     ["width=", "width must be an integer from 320 to 3840"],
+    ["width=1e3", "width must be an integer from 320 to 3840"],
+    ["width=0x400", "width must be an integer from 320 to 3840"],
     ["height=199", "height must be an integer from 200 to 2160"],
     ["height=2161", "height must be an integer from 200 to 2160"],
     ["fullPage=yes", "fullPage must be true or false"],
     ["deviceScaleFactor=0.5", "deviceScaleFactor must be a number from 1 to 3"],
     ["deviceScaleFactor=4", "deviceScaleFactor must be a number from 1 to 3"],
     ["deviceScaleFactor=NaN", "deviceScaleFactor must be a number from 1 to 3"],
+    ["deviceScaleFactor=2.", "deviceScaleFactor must be a number from 1 to 3"],
   ];
   for (const [param, error] of cases) {
     const res = await app.request(`/screenshot?url=${PAGE}&${param}`);
@@ -143,4 +146,22 @@ Deno.test("main.ts stops with one line for a bad MAX_CONCURRENT_PAGES or BROWSER
     assert.equal(stderr.split("\n").length, 1, stderr);
     assert.match(stderr, new RegExp(`^config error: ${name} `));
   }
+});
+
+Deno.test("in-range parameters pass validation (and reach the browser)", async () => {
+  let asked = 0;
+  const browser: BrowserBinding = {
+    mode: "launch",
+    get: () => {
+      asked++;
+      return Promise.reject(new Error("no browser in this test"));
+    },
+    close: () => Promise.resolve(),
+  };
+  const app = createApp({ browser, fetchPolicy: openPolicy() }, quiet);
+  const params = "width=320&height=2160&fullPage=false&deviceScaleFactor=1.5";
+  const res = await app.request(`/screenshot?url=${PAGE}&${params}`);
+  assert.equal(res.status, 502);
+  assert.equal((await res.json()).code, "SCREENSHOT_ERROR");
+  assert.equal(asked, 1);
 });
