@@ -15,6 +15,7 @@ import { ApiError } from "../../shared/errors.ts";
 import { errorResponses, jsonContent } from "../../shared/openapi.ts";
 import { readJsonBody } from "../../shared/validation.ts";
 import { isCodeShaped } from "./codes.ts";
+import { hotRedirect, isSyncReadable } from "./hot_path.ts";
 import { isExpired } from "./link.ts";
 import { LinkResolver } from "./resolve.ts";
 import {
@@ -136,5 +137,12 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     if (link === null || isExpired(link)) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
     return c.json(link, 200);
   });
+
+  // Cache hits of an in-process cache skip the router (see hot_path.ts); the rest is routed.
+  if (isSyncReadable(bindings.cache)) {
+    const hot = hotRedirect(bindings.cache, log);
+    const routed = app.fetch;
+    app.fetch = (req, ...rest) => hot(req) ?? routed(req, ...rest);
+  }
   return app;
 }
