@@ -20,7 +20,13 @@ function assertColour(actual: number[], expected: number[], where: string) {
 }
 
 chromiumTest("screenshot renders fixture pages at the requested size", async (t, chromePath) => {
-  const server = startFixtureServer();
+  const server = startFixtureServer({
+    "/very-tall.html": () =>
+      new Response(
+        '<body style="margin:0;background:#3366cc"><div style="height:30000px"></div></body>',
+        { headers: { "content-type": "text/html" } },
+      ),
+  });
   const browser = testBrowser(chromePath);
   const app = createApp({ browser, fetchPolicy: openPolicy() }, { log: () => {} });
   const shoot = (path: string, params = "") =>
@@ -55,6 +61,15 @@ chromiumTest("screenshot renders fixture pages at the requested size", async (t,
       assert.deepEqual([png.width, png.height], [1280, 3000]);
       assertColour(png.pixel(640, 100), BLUE, "top");
       assertColour(png.pixel(640, 2900), GREEN, "bottom");
+    });
+
+    await t.step("fullPage stops at 16384 device pixels (Chromium's largest texture)", async () => {
+      const res = await shoot("/very-tall.html", "&fullPage=true&width=320&deviceScaleFactor=2");
+      assert.equal(res.status, 200);
+      assert.deepEqual(pngSize(new Uint8Array(await res.arrayBuffer())), {
+        width: 640,
+        height: 16384,
+      });
     });
 
     await t.step("without fullPage the tall page is cut at the viewport", async () => {
