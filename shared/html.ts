@@ -40,7 +40,7 @@ export function collapse(text: string): string {
 const NON_CONTENT = new Set(["script", "style", "noscript", "template", "svg", "iframe", "head"]);
 
 /** Elements that break a line: their text is kept apart from their neighbours'. */
-const BLOCKS = new Set([
+export const BLOCKS: ReadonlySet<string> = new Set([
   "address",
   "article",
   "aside",

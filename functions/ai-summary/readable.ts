@@ -8,6 +8,7 @@ import { isTag, isText } from "domhandler";
 import {
   type AnyNode,
   attr,
+  BLOCKS,
   collapse,
   type Document,
   type Element,
@@ -84,38 +85,6 @@ const UNLIKELY = new Set([
 
 /** ...unless another word says the block is content after all. */
 const LIKELY = new Set(["article", "body", "content", "main", "post", "entry", "story", "text"]);
-
-/** Elements whose text starts on a line of its own. */
-const BLOCKS = new Set([
-  "address",
-  "article",
-  "blockquote",
-  "br",
-  "dd",
-  "div",
-  "dl",
-  "dt",
-  "figcaption",
-  "figure",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "hr",
-  "li",
-  "main",
-  "ol",
-  "p",
-  "pre",
-  "section",
-  "table",
-  "td",
-  "th",
-  "tr",
-  "ul",
-]);
 
 /** Share of the page's readable text a `<main>`/`<article>` must hold to be preferred. */
 export const MIN_ROOT_SHARE = 0.25;
