@@ -4,6 +4,7 @@ import { MemoryCache, UpstashCache } from "../../shared/cache.ts";
 import { ConfigError, Env } from "../../shared/config.ts";
 import { appliedVersions } from "../../shared/db.ts";
 import { bindingsFromEnv } from "../../functions/link-shortener/config.ts";
+import { assertConfigError } from "../support/entrypoint.ts";
 
 Deno.test("bindingsFromEnv: defaults create DATA_DIR/links.db, migrated, with the in-memory cache", async () => {
   const dir = await Deno.makeTempDir();
@@ -70,14 +71,5 @@ Deno.test("bindingsFromEnv: a malformed value is a ConfigError naming it, before
 });
 
 Deno.test("main.ts: a malformed value stops start-up with one line naming it", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../../functions/link-shortener/main.ts", import.meta.url).href],
-    env: { PORT: "0", CACHE_TTL_SECONDS: "forever", NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 1);
-  const stderr = new TextDecoder().decode(out.stderr).trim();
-  assert.equal(stderr.split("\n").length, 1, stderr);
-  assert.match(stderr, /^config error: CACHE_TTL_SECONDS /);
+  await assertConfigError("link-shortener", { CACHE_TTL_SECONDS: "forever" }, "CACHE_TTL_SECONDS ");
 });

@@ -9,6 +9,7 @@ import { DEFAULT_LIMITS, limitsFromEnv } from "../../functions/screenshot/limits
 import { type BrowserBinding, createBrowser } from "../../shared/browser.ts";
 import { ConfigError, Env } from "../../shared/config.ts";
 import { openPolicy } from "../support/policy.ts";
+import { assertConfigError } from "../support/entrypoint.ts";
 
 /** A binding that fails the test if anything asks it for a browser. */
 const untouchable: BrowserBinding = {
@@ -134,17 +135,7 @@ Deno.test("main.ts stops with one line for a bad MAX_CONCURRENT_PAGES or BROWSER
       "http://127.0.0.1:9222",
     ]]
   ) {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "functions/screenshot/main.ts"],
-      cwd: new URL("../../", import.meta.url),
-      env: { PORT: "0", [name]: value, NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.equal(out.code, 1);
-    const stderr = new TextDecoder().decode(out.stderr).trim();
-    assert.equal(stderr.split("\n").length, 1, stderr);
-    assert.match(stderr, new RegExp(`^config error: ${name} `));
+    await assertConfigError("screenshot", { [name]: value }, `${name} `);
   }
 });
 
