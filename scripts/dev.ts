@@ -36,7 +36,11 @@ for (const [slug, port, route] of EXPERIMENTS) {
 console.log("\nEach serves GET / (what it is), /openapi.json and /docs. Ctrl-C stops all.\n");
 
 /** Copies a child's output to ours, each line prefixed with the experiment's slug. */
-async function prefix(stream: ReadableStream<Uint8Array>, slug: string, out: typeof Deno.stdout) {
+async function prefix(
+  stream: ReadableStream<Uint8Array<ArrayBuffer>>,
+  slug: string,
+  out: typeof Deno.stdout,
+) {
   const encoder = new TextEncoder();
   let buffered = "";
   for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
