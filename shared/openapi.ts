@@ -31,3 +31,20 @@ export function errorResponses(...errors: DeclaredError[]) {
   }
   return out;
 }
+
+/** `{key{.+}}`: a path parameter with a Hono regex constraint (one level of inner braces). */
+const CONSTRAINED_PARAM = /\{(\w+)\{(?:[^{}]|\{[^{}]*\})*\}\}/g;
+
+/**
+ * The document with each path template in OpenAPI form: a parameter declared with a Hono
+ * regex constraint (`/public/{key{.+}}`, so that it may span `/`) is written `/public/{key}`.
+ */
+export function openapiPaths<T extends { paths?: Record<string, object> }>(doc: T): T {
+  if (!doc.paths) return doc;
+  const paths: Record<string, object> = {};
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const plain = path.replace(CONSTRAINED_PARAM, "{$1}");
+    paths[plain] = { ...paths[plain], ...item };
+  }
+  return { ...doc, paths };
+}
