@@ -140,7 +140,13 @@ export async function measure(only: readonly string[] = SLUGS): Promise<BenchRow
     for (const name of ["baseline", ...slugs]) await Deno.mkdir(dataDir(name));
     const entry = (slug: string) => `functions/${slug}/main.ts`;
     const profArgs = (slug: string) =>
-      profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}/${slug}`] : [];
+      profileDir
+        ? [
+          "--cpu-prof",
+          `--cpu-prof-dir=${profileDir}/${slug}`,
+          "--preload=bench/fixtures/exit_on_sigterm.ts",
+        ]
+        : [];
 
     // Warm-up: Deno's transpile cache, the npm resolution, the OS page cache; a first start
     // also creates what the experiment keeps in DATA_DIR (e.g. the link shortener's database),
