@@ -29,6 +29,14 @@ const RootInfoSchema = z.object({
   usage: z.string(),
 }).openapi("RootInfo");
 
+/**
+ * The errors every route may answer besides those it declares, said once in the document's
+ * description rather than repeated on each operation.
+ */
+export const APP_WIDE_ERRORS = "\n\nEvery error is JSON `{error, code}` (see ErrorBody). Besides " +
+  "the errors each route lists, any request may fail with 500 `INTERNAL_ERROR` (an unexpected " +
+  "failure; `error` carries its message), and an unknown path is 404 `NOT_FOUND`.";
+
 /** Options of the app shell. */
 export interface ExperimentOptions {
   /** Where the request log lines go (default stderr). */
@@ -59,7 +67,7 @@ export function createExperimentApp(
   app.openAPIRegistry.register("ErrorBody", ErrorBodySchema);
   const docConfig = {
     openapi: "3.1.0",
-    info: { title: info.name, version: "1.0.0", description: info.description },
+    info: { title: info.name, version: "1.0.0", description: info.description + APP_WIDE_ERRORS },
   };
   // Not `app.doc31`: its failures would be a bare 500 outside the error contract, and the
   // regex-constrained path parameters must be plain OpenAPI templates.

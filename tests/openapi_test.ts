@@ -14,7 +14,7 @@ import { createApp as repoExplainer } from "../functions/repo-explainer/app.ts";
 import { createApp as screenshot } from "../functions/screenshot/app.ts";
 import { createApp as objectStorage } from "../functions/object-storage/app.ts";
 import { extractiveAi } from "../shared/ai.ts";
-import type { ExperimentApp } from "../shared/app.ts";
+import { APP_WIDE_ERRORS, type ExperimentApp } from "../shared/app.ts";
 import type { BrowserBinding } from "../shared/browser.ts";
 import { ERROR_STATUS } from "../shared/errors.ts";
 import { linkApp } from "./link_shortener/app_fixture.ts";
@@ -246,6 +246,8 @@ for (const slug of Object.keys(EXPERIMENTS)) {
       assert.match(doc.openapi, /^3\.1\./);
       assert.equal(doc.info.title, slug);
       assert.equal(typeof doc.info.version, "string");
+      // The app-wide errors (uncaught failure, unknown path) are stated once, for all routes.
+      assert.ok(doc.info.description.endsWith(APP_WIDE_ERRORS), "app-wide errors described");
       assert.equal(typeof doc.paths, "object");
       assertErrorBodySchema(doc);
 
