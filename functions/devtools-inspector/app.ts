@@ -1,6 +1,16 @@
-/** The devtools-inspector experiment's app. */
-import { createExperimentApp, type ExperimentApp, type RootInfo } from "../../shared/app.ts";
+/** The devtools-inspector experiment's app: `GET /inspect?url=`. */
+import { createRoute } from "@hono/zod-openapi";
+import {
+  createExperimentApp,
+  type ExperimentApp,
+  type ExperimentOptions,
+  type RootInfo,
+} from "../../shared/app.ts";
+import { errorResponses, jsonContent } from "../../shared/openapi.ts";
 import type { FetchPolicy } from "../../shared/safe_fetch.ts";
+import { UrlQuery } from "../../shared/validation.ts";
+import { inspectUrl } from "./inspect.ts";
+import { InspectResultSchema } from "./schema.ts";
 
 /** The root information document. */
 export const ROOT: RootInfo = {
@@ -16,9 +26,29 @@ export interface Bindings {
   fetchPolicy: FetchPolicy;
 }
 
-/** Creates the app over its bindings (pure: tests call `app.request()`). */
-export function createApp(bindings: Bindings): ExperimentApp {
-  const app = createExperimentApp(ROOT);
-  void bindings; // used by the experiment's routes
+/** `GET /inspect`: the route declaration (request and response schemas). */
+export const inspectRoute = createRoute({
+  method: "get",
+  path: "/inspect",
+  summary: "What the network tab and a security-header audit would show for a URL",
+  description: "Fetches the URL (following redirects by hand) and reports each redirect hop, " +
+    "phase timings, the HTTP version, response headers, cookies (never their values), caching " +
+    "with a verdict, compression, a security audit scored as the MDN HTTP Observatory scores " +
+    "(checks, score, grade) and statistics of the HTML page. An upstream error status is still " +
+    "a 200 answer whose `status` says so; a body that is not HTML has `page: null`.",
+  request: { query: UrlQuery },
+  responses: {
+    200: jsonContent(InspectResultSchema, "The inspection; `status` is the upstream status"),
+    ...errorResponses("INVALID_URL", "FETCH_ERROR"),
+  },
+});
+
+/** Creates the app over its bindings (pure: tests call `app.request()`, and may mute the log). */
+export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
+  const app = createExperimentApp(ROOT, options);
+  app.openapi(inspectRoute, async (c) => {
+    const { url } = c.req.valid("query");
+    return c.json(await inspectUrl(url, bindings.fetchPolicy), 200);
+  });
   return app;
 }

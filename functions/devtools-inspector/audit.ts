@@ -1,0 +1,42 @@
+/** Runs the security table over a response and scores it. */
+import { type AuditInput, buildAuditContext } from "./audit_context.ts";
+import type { Finding, SecurityCheck } from "./check_definition.ts";
+import { gradeOf, totalScore } from "./score.ts";
+import type { SecurityCheckResult, SecurityReport } from "./schema.ts";
+import { SECURITY_CHECKS } from "./security_table.ts";
+
+/** One check's row of the report. */
+function runCheck(check: SecurityCheck, ctx: ReturnType<typeof buildAuditContext>) {
+  const verdict = check.evaluate(ctx);
+  const finding: Finding = typeof verdict === "string" ? { result: verdict } : verdict;
+  const outcome = check.outcomes[finding.result];
+  if (!outcome) throw new Error(`check ${check.id} gave unknown result ${finding.result}`);
+  return {
+    id: check.id,
+    title: check.title,
+    pass: outcome.pass,
+    scoreModifier: outcome.modifier,
+    result: finding.result,
+    summary: outcome.summary,
+    advice: outcome.advice,
+    evidence: finding.evidence ?? [],
+  } satisfies SecurityCheckResult;
+}
+
+/** The scored audit of a response (`checks` defaults to the whole table). */
+export function securityAudit(
+  input: AuditInput,
+  checks: readonly SecurityCheck[] = SECURITY_CHECKS,
+): SecurityReport {
+  const ctx = buildAuditContext(input);
+  const rows = checks.map((check) => runCheck(check, ctx));
+  const score = totalScore(rows.map((r) => r.scoreModifier));
+  const passed = rows.filter((r) => r.pass).length;
+  return {
+    score,
+    grade: gradeOf(score),
+    testsPassed: passed,
+    testsFailed: rows.length - passed,
+    checks: rows,
+  };
+}
