@@ -91,7 +91,7 @@ export function describeCaching(headers: Headers, status: number): CachingInfo {
     freshFor: number | null = null,
   ): CachingInfo => ({ ...base, policy, freshFor, verdict: text });
 
-  if (directives["no-store"]) return verdict("no-store", "no-store");
+  if (directives["no-store"]) return verdict("no-store", "not stored (no-store)");
   if (vary.includes("*")) return verdict("not-cacheable", "not reusable (Vary: *)");
   if (directives["no-cache"] || (!cacheControl && /no-cache/i.test(pragma ?? ""))) {
     return verdict("revalidate", "revalidate every time");
@@ -106,14 +106,19 @@ export function describeCaching(headers: Headers, status: number): CachingInfo {
   }
   if (lifetime !== null) {
     if (lifetime === 0) return verdict("revalidate", "revalidate every time", 0);
+    // Age is time already spent in caches on the way: it comes off the lifetime.
+    const remaining = lifetime - (age ?? 0);
+    if (remaining <= 0) {
+      return verdict("revalidate", `stale on arrival (Age ${age}s >= lifetime): revalidate`, 0);
+    }
     const notes: string[] = [];
     if (directives.private) notes.push("browser only");
     if (directives.immutable) notes.push("immutable");
     const swr = seconds(directives["stale-while-revalidate"]);
     if (swr) notes.push(`then stale-while-revalidate ${humanDuration(swr)}`);
-    if (age) notes.push(`already ${humanDuration(age)} old`);
+    if (age) notes.push(`${humanDuration(age)} already spent in caches`);
     const tail = notes.length ? ` (${notes.join(", ")})` : "";
-    return verdict("fresh", `cacheable for ${humanDuration(lifetime)}${tail}`, lifetime);
+    return verdict("fresh", `cacheable for ${humanDuration(lifetime)}${tail}`, remaining);
   }
 
   // No explicit lifetime: browsers guess 10% of the time since Last-Modified.

@@ -53,7 +53,9 @@ export const CachingSchema = z.object({
   pragma: z.string().nullable(),
   policy: z.enum(["no-store", "revalidate", "fresh", "heuristic", "not-cacheable"]),
   freshFor: z.number().int().nullable().openapi({
-    description: "Seconds a browser may reuse the response without asking (explicit lifetime)",
+    description:
+      "Seconds a browser may still reuse the response without asking: the explicit lifetime " +
+      "less Age; null without an explicit lifetime",
   }),
   verdict: z.string().openapi({ example: "cacheable for 1h" }),
 }).openapi("InspectCaching");
