@@ -6,7 +6,7 @@
  * - else `HF_TOKEN`: the Hugging Face inference providers (`AI_PROVIDER`, `AI_MODEL`);
  * - else the embedded offline extractive summariser (shared/extractive_summary.ts).
  */
-import { InferenceClient } from "@huggingface/inference";
+import type { InferenceClient } from "@huggingface/inference";
 import { ConfigError, type Env } from "./config.ts";
 import { ApiError } from "./errors.ts";
 import { extractiveSummary } from "./extractive_summary.ts";
@@ -158,7 +158,13 @@ export function inferenceAi(
   config: Exclude<AiConfig, { kind: "extractive" }>,
   options: InferenceOptions = {},
 ): AI {
-  const client = new InferenceClient(config.token ?? "");
+  // @huggingface/inference is loaded on the first call, not at start-up: the embedded
+  // extractive default never needs it, and importing it costs cold start (bench/cold_start.ts).
+  let client: Promise<InferenceClient> | undefined;
+  const getClient = () =>
+    client ??= import("@huggingface/inference").then((m) =>
+      new m.InferenceClient(config.token ?? "")
+    );
   const configured = config.kind === "hf"
     ? config.model
     : config.model ?? `openai-compatible (${new URL(config.baseUrl).host})`;
@@ -175,7 +181,7 @@ export function inferenceAi(
       const bounded: typeof fetch = (input, init) => send(input, { ...init, signal });
       let output: unknown;
       try {
-        output = await client.chatCompletion(
+        output = await (await getClient()).chatCompletion(
           {
             ...target,
             messages: messages.map((m) => ({ ...m })),

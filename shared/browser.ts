@@ -5,8 +5,20 @@
  * browser starts on first use and again after it died: a crash or a dropped connection only
  * fails the requests that were in flight.
  */
-import puppeteer, { type Browser } from "puppeteer-core";
+import type { Browser, PuppeteerNode } from "puppeteer-core";
 import { type Env } from "./config.ts";
+
+let puppeteerModule: Promise<PuppeteerNode> | undefined;
+
+/**
+ * puppeteer-core, loaded on the first launch or connect rather than at start-up: importing
+ * it costs the service tens of milliseconds of cold start (bench/cold_start.ts) for a
+ * browser that only the first capture needs.
+ */
+function loadPuppeteer(): Promise<PuppeteerNode> {
+  puppeteerModule ??= import("puppeteer-core").then((m) => m.default);
+  return puppeteerModule;
+}
 
 /** How the binding reaches its browser. */
 export type BrowserMode = "connect" | "launch";
@@ -149,6 +161,7 @@ class SharedBrowser implements BrowserBinding {
     const timeoutMs = this.config.startTimeoutMs ?? BROWSER_START_TIMEOUT_MS;
     let browser: Browser;
     try {
+      const puppeteer = await loadPuppeteer();
       browser = this.mode === "connect"
         ? await puppeteer.connect({
           browserWSEndpoint: this.config.wsEndpoint,
@@ -156,7 +169,7 @@ class SharedBrowser implements BrowserBinding {
           protocolTimeout: PROTOCOL_TIMEOUT_MS,
           wsOptions: { handshakeTimeout: timeoutMs, keepAlive: true },
         })
-        : await this.#launch(timeoutMs);
+        : await this.#launch(puppeteer, timeoutMs);
     } catch (err) {
       if (err instanceof BrowserUnavailableError) throw err;
       console.error(`browser: ${this.#subject()} failed: ${describe(err)}`);
@@ -173,7 +186,7 @@ class SharedBrowser implements BrowserBinding {
     return browser;
   }
 
-  #launch(timeoutMs: number): Promise<Browser> {
+  #launch(puppeteer: PuppeteerNode, timeoutMs: number): Promise<Browser> {
     const executablePath = this.config.executablePath ?? findChrome();
     if (!executablePath) {
       throw new BrowserUnavailableError(`No browser available: ${this.#hint()}`);

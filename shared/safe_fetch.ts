@@ -4,10 +4,7 @@
  * about to use, so DNS rebinding has no window), redirects are followed by hand and checked
  * again, and time, bytes and decompression are bounded.
  */
-import http from "node:http";
-import https from "node:https";
-import { lookup as dnsLookup } from "node:dns/promises";
-import zlib from "node:zlib";
+import type http from "node:http";
 import type { Duplex } from "node:stream";
 import { ApiError, type ErrorCode } from "./errors.ts";
 import { isIpLiteral, isPublicAddress, isPublicHost, normaliseHost } from "./address.ts";
@@ -115,8 +112,30 @@ function isAllowedOrigin(url: URL, policy: FetchPolicy): boolean {
   return policy.allowOrigins?.has(url.origin) ?? false;
 }
 
-const systemResolver: Resolver = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })) as ResolvedAddress[];
+const systemResolver: Resolver = async (hostname) => {
+  const { lookup } = await import("node:dns/promises");
+  return (await lookup(hostname, { all: true, verbatim: true })) as ResolvedAddress[];
+};
+
+/** The Node modules a fetch runs on. */
+interface NodeNet {
+  http: typeof import("node:http");
+  https: typeof import("node:https");
+  zlib: typeof import("node:zlib");
+}
+
+let nodeNet: Promise<NodeNet> | undefined;
+
+/**
+ * node:http, node:https and node:zlib, loaded by the first fetch rather than at start-up:
+ * Deno's Node compatibility modules cost every experiment cold-start time
+ * (bench/cold_start.ts), and `GET /` never fetches.
+ */
+function loadNodeNet(): Promise<NodeNet> {
+  nodeNet ??= Promise.all([import("node:http"), import("node:https"), import("node:zlib")])
+    .then(([http, https, zlib]) => ({ http, https, zlib }));
+  return nodeNet;
+}
 
 /**
  * Fetches `input` under `policy`. The URL input rule and the literal-host check run first
@@ -141,11 +160,20 @@ export async function safeFetch(
   let url = first;
   const method = options.method ?? "GET"; // GET and HEAD keep their method across redirects
   try {
+    const net = await loadNodeNet();
     for (;;) {
       if (!policy.allowPrivate && !isAllowedOrigin(url, policy) && !isPublicHost(url.hostname)) {
         throw failure(code, `Refused to connect to ${url.hostname}: private or reserved address`);
       }
-      const hop = await requestOnce(url, method, policy, options.headers ?? {}, signal, started);
+      const hop = await requestOnce(
+        net,
+        url,
+        method,
+        policy,
+        options.headers ?? {},
+        signal,
+        started,
+      );
       const location = hop.headers.get("location");
       if (hop.status >= 300 && hop.status < 400 && location) {
         if (redirects.length >= MAX_REDIRECTS) {
@@ -229,6 +257,7 @@ interface RawResponse {
 
 /** One request on a fresh connection whose addresses pass the policy. */
 function requestOnce(
+  net: NodeNet,
   url: URL,
   method: "GET" | "HEAD",
   policy: FetchPolicy,
@@ -269,7 +298,7 @@ function requestOnce(
     }).catch((err) => cb(err, []));
   };
 
-  const transport = url.protocol === "https:" ? https : http;
+  const transport = url.protocol === "https:" ? net.https : net.http;
   return new Promise<RawResponse>((resolve, reject) => {
     const req = transport.request(
       {
@@ -318,7 +347,7 @@ function requestOnce(
           });
           return;
         }
-        readBody(res, headers.get("content-encoding"), policy.maxBytes).then(
+        readBody(net, res, headers.get("content-encoding"), policy.maxBytes).then(
           ({ body, encodedBytes }) => {
             resolve({
               ...base,
@@ -363,13 +392,14 @@ function timings(
 
 /** Streams the body through its decoder, failing as soon as the cap is passed. */
 async function readBody(
+  net: NodeNet,
   res: http.IncomingMessage,
   encoding: string | null,
   maxBytes: number,
 ): Promise<{ body: Uint8Array; encodedBytes: number }> {
   let encodedBytes = 0;
   res.on("data", (chunk: Uint8Array) => (encodedBytes += chunk.length));
-  const decoder = decompressor(encoding);
+  const decoder = decompressor(net, encoding);
   const stream = decoder ? res.pipe(decoder) : res;
   if (decoder) res.on("error", (err) => decoder.destroy(err));
   const chunks: Uint8Array[] = [];
@@ -391,7 +421,7 @@ async function readBody(
   return { body, encodedBytes };
 }
 
-function decompressor(encoding: string | null) {
+function decompressor({ zlib }: NodeNet, encoding: string | null) {
   switch (encoding?.trim().toLowerCase()) {
     case "gzip":
     case "x-gzip":

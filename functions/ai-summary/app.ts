@@ -11,8 +11,18 @@ import { ApiError } from "../../shared/errors.ts";
 import { errorResponses, jsonContent } from "../../shared/openapi.ts";
 import { type FetchPolicy, safeFetch } from "../../shared/safe_fetch.ts";
 import { UrlQuery } from "../../shared/validation.ts";
-import { pageText } from "./page_text.ts";
 import { summaryMessages } from "./prompt.ts";
+
+let reader: Promise<typeof import("./page_text.ts")> | undefined;
+
+/**
+ * The page reader (HTML parser, readable pass), loaded by the first `/summary` rather than
+ * at start-up, where it would cost every cold start (bench/cold_start.ts).
+ */
+function loadReader(): Promise<typeof import("./page_text.ts")> {
+  reader ??= import("./page_text.ts");
+  return reader;
+}
 
 /** The root information document. */
 export const ROOT: RootInfo = {
@@ -62,6 +72,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
         `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
       );
     }
+    const { pageText } = await loadReader();
     const { title, text } = pageText(page);
     const body = truncateText(text.trim());
     if (body === "") return c.json({ title, summary: NO_CONTENT_SUMMARY }, 200);

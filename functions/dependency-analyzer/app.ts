@@ -9,8 +9,18 @@ import {
 import { errorResponses, jsonContent } from "../../shared/openapi.ts";
 import type { FetchPolicy } from "../../shared/safe_fetch.ts";
 import { UrlQuery } from "../../shared/validation.ts";
-import { analyzeUrl } from "./analyze.ts";
 import { AnalyzeResultSchema } from "./schema.ts";
+
+let analyzer: Promise<typeof import("./analyze.ts")> | undefined;
+
+/**
+ * The analysis (HTML parser, selectors, detection rules), loaded by the first `/analyze`
+ * rather than at start-up, where it would cost every cold start (bench/cold_start.ts).
+ */
+function loadAnalyzer(): Promise<typeof import("./analyze.ts")> {
+  analyzer ??= import("./analyze.ts");
+  return analyzer;
+}
 
 /** The root information document. */
 export const ROOT: RootInfo = {
@@ -47,6 +57,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   const app = createExperimentApp(ROOT, options);
   app.openapi(analyzeRoute, async (c) => {
     const { url } = c.req.valid("query");
+    const { analyzeUrl } = await loadAnalyzer();
     return c.json(await analyzeUrl(url, bindings.fetchPolicy), 200);
   });
   return app;

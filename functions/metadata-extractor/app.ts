@@ -9,8 +9,18 @@ import {
 import { errorResponses, jsonContent } from "../../shared/openapi.ts";
 import { type FetchPolicy, safeFetch } from "../../shared/safe_fetch.ts";
 import { UrlQuery } from "../../shared/validation.ts";
-import { describeResponse } from "./response.ts";
 import { type MetadataResult, MetadataResultSchema } from "./schema.ts";
+
+let extractor: Promise<typeof import("./response.ts")> | undefined;
+
+/**
+ * The extractor (HTML parser, entities, JSON-LD), loaded by the first `/metadata` rather
+ * than at start-up, where it would cost every cold start (bench/cold_start.ts).
+ */
+function loadExtractor(): Promise<typeof import("./response.ts")> {
+  extractor ??= import("./response.ts");
+  return extractor;
+}
 
 /** The root information document. */
 export const ROOT: RootInfo = {
@@ -48,6 +58,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     const { url } = c.req.valid("query");
     const page = await safeFetch(url, bindings.fetchPolicy);
     const fetchedAt = new Date().toISOString();
+    const { describeResponse } = await loadExtractor();
     const result: MetadataResult = {
       url: page.url,
       finalUrl: page.finalUrl,
