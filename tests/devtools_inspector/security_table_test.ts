@@ -1,0 +1,291 @@
+/**
+ * Every outcome of every row of the security table, each reached by a response built for it;
+ * plus the table's own consistency (ids, pass flags, advice).
+ */
+import assert from "node:assert/strict";
+import { SECURITY_CHECKS } from "../../functions/devtools-inspector/security_table.ts";
+import { resultOf, type Scenario } from "./audit_helper.ts";
+
+const HSTS = { "strict-transport-security": "max-age=31536000" };
+const html = (body: string) => `<!doctype html><html><head></head><body>${body}</body></html>`;
+const csp = (policy: string): Scenario => ({ headers: { "content-security-policy": policy } });
+
+/** check id → [expected result, scenario]; several rows may reach the same result. */
+const CASES: Record<string, [string, Scenario][]> = {
+  "strict-transport-security": [
+    ["hsts-preload-ready", {
+      headers: { "strict-transport-security": "max-age=63072000; includeSubDomains; preload" },
+    }],
+    ["hsts-implemented-max-age-at-least-six-months", {
+      headers: { "strict-transport-security": "max-age=15552000; includeSubDomains" },
+    }],
+    ["hsts-implemented-max-age-less-than-six-months", {
+      headers: { "strict-transport-security": "max-age=86400" },
+    }],
+    ["hsts-not-implemented", {}],
+    ["hsts-header-invalid", { headers: { "strict-transport-security": "max-age=soon" } }],
+    ["hsts-header-invalid", { headers: { "strict-transport-security": "includeSubDomains" } }],
+    ["hsts-header-invalid", {
+      headers: { "strict-transport-security": "max-age=31536000, max-age=31536000" },
+    }],
+    ["hsts-not-implemented-no-https", { url: "http://shop.example/", headers: HSTS }],
+  ],
+  "content-security-policy": [
+    ["csp-implemented-with-no-unsafe-default-src-none", csp("default-src 'none'; img-src 'self'")],
+    ["csp-implemented-with-no-unsafe", csp("default-src 'self'")],
+    ["csp-implemented-with-no-unsafe", {
+      // A nonce makes 'unsafe-inline' inert, and 'strict-dynamic' disables host sources.
+      headers: {
+        "content-security-policy":
+          "script-src 'nonce-abc' 'strict-dynamic' 'unsafe-inline' https:; object-src 'none'; " +
+          "style-src 'self'",
+      },
+    }],
+    ["csp-implemented-with-no-unsafe", {
+      html: `<meta http-equiv="Content-Security-Policy" content="default-src 'self'">`,
+    }],
+    [
+      "csp-implemented-with-unsafe-inline-in-style-src-only",
+      csp("default-src 'self'; style-src 'self' 'unsafe-inline'"),
+    ],
+    [
+      "csp-implemented-with-insecure-scheme-in-passive-content-only",
+      csp("default-src 'self'; img-src 'self' http:"),
+    ],
+    [
+      "csp-implemented-with-unsafe-eval",
+      csp("default-src 'self'; script-src 'self' 'unsafe-eval'"),
+    ],
+    [
+      "csp-implemented-with-unsafe-inline",
+      csp("default-src 'self'; script-src 'self' 'unsafe-inline'"),
+    ],
+    ["csp-implemented-with-unsafe-inline", csp("img-src 'self'")], // scripts unrestricted
+    ["csp-implemented-with-unsafe-inline", csp("default-src 'self'; object-src *")],
+    [
+      "csp-implemented-with-insecure-scheme",
+      csp("default-src 'self'; connect-src http://api.shop.example"),
+    ],
+    ["csp-header-invalid", csp("default-src 'self'; default-src 'none'")],
+    ["csp-header-invalid", csp("script-src: 'self'")],
+    ["csp-header-invalid", csp("script-src 'strict-dynamic'; object-src 'none'")],
+    ["csp-not-implemented-but-reporting-enabled", {
+      headers: { "content-security-policy-report-only": "default-src 'self'" },
+    }],
+    ["csp-not-implemented", {}],
+    ["csp-not-implemented", {
+      // frame-ancestors is dropped from <meta>, leaving no policy at all.
+      html: `<meta http-equiv="content-security-policy" content="frame-ancestors 'none'">`,
+    }],
+  ],
+  "x-frame-options": [
+    ["x-frame-options-implemented-via-csp", csp("frame-ancestors 'self'")],
+    ["x-frame-options-sameorigin-or-deny", { headers: { "x-frame-options": "DENY" } }],
+    ["x-frame-options-sameorigin-or-deny", { headers: { "x-frame-options": "sameorigin" } }],
+    ["x-frame-options-allow-from-origin", {
+      headers: { "x-frame-options": "ALLOW-FROM https://partner.example" },
+    }],
+    ["x-frame-options-not-implemented", {}],
+    ["x-frame-options-not-implemented", csp("frame-ancestors *")], // allows everyone
+    ["x-frame-options-not-implemented", {
+      html: `<meta http-equiv="Content-Security-Policy" content="frame-ancestors 'none'">`,
+    }],
+    ["x-frame-options-header-invalid", { headers: { "x-frame-options": "DENY, SAMEORIGIN" } }],
+    ["x-frame-options-header-invalid", { headers: { "x-frame-options": "allowall" } }],
+  ],
+  "x-content-type-options": [
+    ["x-content-type-options-nosniff", { headers: { "x-content-type-options": "NoSniff" } }],
+    ["x-content-type-options-not-implemented", {}],
+    ["x-content-type-options-header-invalid", {
+      headers: { "x-content-type-options": "no-sniff" },
+    }],
+  ],
+  "referrer-policy": [
+    ["referrer-policy-private", { headers: { "referrer-policy": "no-referrer" } }],
+    ["referrer-policy-private", {
+      // An unknown token is skipped; the last recognised one wins.
+      headers: { "referrer-policy": "unsafe-url, strict-origin-when-cross-origin, future-policy" },
+    }],
+    ["referrer-policy-private", {
+      headers: { "referrer-policy": "unsafe-url" },
+      html: `<meta name="referrer" content="same-origin">`,
+    }],
+    ["referrer-policy-not-implemented", {}],
+    ["referrer-policy-unsafe", { headers: { "referrer-policy": "no-referrer-when-downgrade" } }],
+    ["referrer-policy-unsafe", {
+      html: `<meta http-equiv="Referrer-Policy" content="unsafe-url">`,
+    }],
+    ["referrer-policy-header-invalid", { headers: { "referrer-policy": "private-please" } }],
+  ],
+  "permissions-policy": [
+    ["permissions-policy-implemented", {
+      headers: {
+        "permissions-policy": 'camera=(), geolocation=(self "https://maps.example"), fullscreen=*',
+      },
+    }],
+    ["permissions-policy-feature-policy-only", { headers: { "feature-policy": "camera 'none'" } }],
+    ["permissions-policy-not-implemented", {}],
+    ["permissions-policy-header-invalid", { headers: { "permissions-policy": "camera 'none'" } }],
+    ["permissions-policy-header-invalid", { headers: { "permissions-policy": "camera=(self" } }],
+  ],
+  "cross-origin-opener-policy": [
+    ["coop-implemented-with-same-origin", {
+      headers: { "cross-origin-opener-policy": 'same-origin; report-to="coop"' },
+    }],
+    ["coop-implemented-with-same-origin-allow-popups", {
+      headers: { "cross-origin-opener-policy": "same-origin-allow-popups" },
+    }],
+    ["coop-implemented-with-noopener-allow-popups", {
+      headers: { "cross-origin-opener-policy": "noopener-allow-popups" },
+    }],
+    ["coop-implemented-with-unsafe-none", {
+      headers: { "cross-origin-opener-policy": "unsafe-none" },
+    }],
+    ["coop-not-implemented", {}],
+    ["coop-header-invalid", { headers: { "cross-origin-opener-policy": "same-site" } }],
+    ["coop-header-invalid", {
+      headers: { "cross-origin-opener-policy": "same-origin, unsafe-none" },
+    }],
+  ],
+  "cross-origin-resource-policy": [
+    ["corp-implemented-with-same-origin", {
+      headers: { "cross-origin-resource-policy": "same-origin" },
+    }],
+    ["corp-implemented-with-same-site", {
+      headers: { "cross-origin-resource-policy": "Same-Site" },
+    }],
+    ["corp-implemented-with-cross-origin", {
+      headers: { "cross-origin-resource-policy": "cross-origin" },
+    }],
+    ["corp-not-implemented", {}],
+    ["corp-header-invalid", { headers: { "cross-origin-resource-policy": "same-host" } }],
+  ],
+  "cookies": [
+    ["cookies-secure-with-httponly-sessions-and-samesite", {
+      setCookies: [
+        "sessionid=a; Secure; HttpOnly; SameSite=Lax",
+        "theme=b; Secure; SameSite=Strict",
+      ],
+    }],
+    ["cookies-secure-with-httponly-sessions", { setCookies: ["sessionid=a; Secure; HttpOnly"] }],
+    ["cookies-not-found", {}],
+    ["cookies-without-secure-flag-but-protected-by-hsts", {
+      headers: HSTS,
+      setCookies: ["theme=b; SameSite=Lax"],
+    }],
+    ["cookies-session-without-secure-flag-but-protected-by-hsts", {
+      headers: HSTS,
+      setCookies: ["PHPSESSID=a; HttpOnly; SameSite=Lax"],
+    }],
+    ["cookies-without-secure-flag", { setCookies: ["theme=b; SameSite=Lax"] }],
+    ["cookies-without-secure-flag", {
+      // HSTS with a short max-age does not protect.
+      headers: { "strict-transport-security": "max-age=600" },
+      setCookies: ["theme=b; SameSite=Lax"],
+    }],
+    ["cookies-samesite-flag-invalid", { setCookies: ["theme=b; Secure; SameSite=Relaxed"] }],
+    ["cookies-samesite-flag-invalid", { headers: HSTS, setCookies: ["theme=b; SameSite=None"] }],
+    ["cookies-anticsrf-without-samesite-flag", { setCookies: ["csrftoken=c; Secure"] }],
+    ["cookies-session-without-httponly-flag", {
+      setCookies: ["session=a; Secure; SameSite=Lax"],
+    }],
+    ["cookies-session-without-secure-flag", {
+      setCookies: ["login_token=a; HttpOnly; SameSite=Lax"],
+    }],
+    ["cookies-session-without-secure-flag", {
+      url: "http://shop.example/",
+      setCookies: ["sess=a; HttpOnly; SameSite=Lax"],
+    }],
+  ],
+  "mixed-content": [
+    ["mixed-content-none", {
+      html: html(`<img src="/a.png"><script src="https://cdn.other.example/x.js"></script>`),
+    }],
+    ["mixed-content-upgraded", {
+      headers: { "content-security-policy": "upgrade-insecure-requests" },
+      html: html(`<img src="http://shop.example/a.png">`),
+    }],
+    ["mixed-content-not-html", { html: null }],
+    ["mixed-content-not-https", {
+      url: "http://shop.example/",
+      html: html(`<script src="http://cdn.other.example/x.js"></script>`),
+    }],
+    ["mixed-content-passive", { html: html(`<img src="http://shop.example/a.png">`) }],
+    ["mixed-content-passive", {
+      html: html(`<img src="/a.png" srcset="/a2.png 2x, http://img.example/a3.png 3x">`),
+    }],
+    ["mixed-content-active", {
+      html: html(`<img src="http://x.example/a.png"><iframe src="http://x.example/"></iframe>`),
+    }],
+    ["mixed-content-active", {
+      html: `<link rel="preload stylesheet" href="http://x.example/a.css">`,
+    }],
+  ],
+  "subresource-integrity": [
+    ["sri-implemented-and-all-scripts-loaded-securely", {
+      html: html(`<script src="/app.js" integrity="sha384-abc"></script>`),
+    }],
+    ["sri-implemented-and-external-scripts-loaded-securely", {
+      html: html(
+        `<script src="/app.js"></script>` +
+          `<script src="https://cdn.other.example/x.js" integrity="sha384-abc"></script>`,
+      ),
+    }],
+    ["sri-not-implemented-response-not-html", { html: null }],
+    ["sri-not-implemented-but-no-scripts-loaded", { html: html(`<script>run()</script>`) }],
+    ["sri-not-implemented-but-no-scripts-loaded", {
+      // A data block with a src is never fetched.
+      html: html(`<script type="application/ld+json" src="http://cdn.other.example/d.json">`),
+    }],
+    ["sri-not-implemented-but-all-scripts-loaded-from-secure-origin", {
+      html: html(`<script src="/app.js"></script><script src="https://static.shop.example/v.js">`),
+    }],
+    ["sri-not-implemented-but-external-scripts-loaded-securely", {
+      html: html(`<script src="https://cdn.other.example/x.js"></script>`),
+    }],
+    ["sri-not-implemented-but-external-scripts-loaded-securely", {
+      // Protocol-relative on an HTTPS page resolves to HTTPS.
+      html: html(`<script src="//cdn.other.example/x.js"></script>`),
+    }],
+    ["sri-implemented-but-external-scripts-not-loaded-securely", {
+      html: html(`<script src="http://cdn.other.example/x.js" integrity="sha384-abc"></script>`),
+    }],
+    ["sri-not-implemented-and-external-scripts-not-loaded-securely", {
+      html: html(
+        `<script src="https://cdn.other.example/y.js"></script>` +
+          `<script src="http://cdn.other.example/x.js"></script>`,
+      ),
+    }],
+  ],
+};
+
+Deno.test("every row of the table has its cases here, in table order", () => {
+  assert.deepEqual(Object.keys(CASES), SECURITY_CHECKS.map((c) => c.id));
+});
+
+for (const check of SECURITY_CHECKS) {
+  Deno.test(`${check.id}: each case gives its outcome, and every outcome is reached`, () => {
+    const cases = CASES[check.id] ?? [];
+    for (const [expected, scenario] of cases) {
+      assert.equal(resultOf(scenario, check.id), expected, JSON.stringify(scenario));
+    }
+    const reached = new Set(cases.map(([result]) => result));
+    assert.deepEqual([...reached].sort(), Object.keys(check.outcomes).sort());
+  });
+}
+
+Deno.test("the table is consistent: unique ids, bonuses pass, failures advise", () => {
+  const ids = SECURITY_CHECKS.map((c) => c.id);
+  assert.equal(new Set(ids).size, ids.length);
+  const outcomeIds = SECURITY_CHECKS.flatMap((c) => Object.keys(c.outcomes));
+  assert.equal(new Set(outcomeIds).size, outcomeIds.length, "outcome ids are unique");
+  for (const check of SECURITY_CHECKS) {
+    assert.ok(check.title && check.description, check.id);
+    for (const [id, outcome] of Object.entries(check.outcomes)) {
+      assert.ok(Number.isInteger(outcome.modifier) && outcome.modifier % 5 === 0, id);
+      if (outcome.modifier > 0) assert.ok(outcome.pass, `${id}: a bonus passes`);
+      if (!outcome.pass) assert.ok(outcome.advice, `${id}: a failure says what to do`);
+      assert.ok(outcome.summary.length > 10, id);
+    }
+  }
+});
