@@ -28,20 +28,46 @@ export interface Benchmark {
   run(): Promise<BenchRow[]>;
 }
 
+/** `BENCH_QUICK=1`: modules that support it use smaller sizes and fewer rounds. */
+export const QUICK = Deno.env.get("BENCH_QUICK") === "1";
+
+/** A FAIL row for a measure that could not be taken; the reason goes in the note. */
+export function errorRow(measure: string, error: unknown): BenchRow {
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    measure,
+    unit: "",
+    project: NaN,
+    baseline: null,
+    ratio: NaN,
+    target: "runs",
+    pass: false,
+    note: `error: ${message.replace(/\s+/g, " ").slice(0, 500)}`,
+  };
+}
+
 /** Formats rows as a Markdown table (printed, and pasted into the README). */
 export function formatTable(rows: BenchRow[]): string {
   const num = (n: number | null) =>
-    n === null ? "–" : Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(2);
+    n === null || Number.isNaN(n) ? "–" : Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(2);
+  const withUnit = (n: number | null, unit: string) =>
+    n === null || Number.isNaN(n) ? "–" : `${num(n)} ${unit}`.trim();
+  const cell = (text: string) => text.replaceAll("|", "\\|");
   const lines = [
     "| measure | this project | baseline | ratio | target | result |",
     "|---|---|---|---|---|---|",
     ...rows.map((r) =>
-      `| ${r.measure} | ${num(r.project)} ${r.unit} | ${
-        r.baseline === null ? "–" : `${num(r.baseline)} ${r.unit}`
-      } | ${r.ratio.toFixed(2)}x | ${r.target} | ${r.pass ? "pass" : "FAIL"} |`
+      `| ${cell(r.measure)} | ${withUnit(r.project, r.unit)} | ${withUnit(r.baseline, r.unit)} | ${
+        Number.isNaN(r.ratio) ? "–" : `${r.ratio.toFixed(2)}x`
+      } | ${cell(r.target)} | ${r.pass ? "pass" : "FAIL"} |`
     ),
   ];
   return lines.join("\n");
+}
+
+/** The rows' notes as a Markdown list: what limits each figure. */
+export function formatNotes(rows: BenchRow[]): string {
+  return rows.filter((r) => r.note).map((r) => `- ${r.measure}: ${r.note}`).join("\n");
 }
 
 /** Median and a percentile of samples (ms). */
@@ -49,4 +75,99 @@ export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** A child process serving HTTP on 127.0.0.1, started by a benchmark. */
+export interface ChildServer {
+  /** `http://127.0.0.1:<port>`. */
+  origin: string;
+  pid: number;
+  child: Deno.ChildProcess;
+  /** SIGTERM, then SIGKILL after 3 s; resolves once the process is gone. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `deno <args>` from the project root with `PORT=0 HOST=127.0.0.1` (plus `env`), and
+ * resolves once Deno prints "Listening on http://127.0.0.1:<port>/" on stderr; the rest of
+ * stderr (request logs) is drained and dropped, stdout goes to /dev/null.
+ */
+export async function spawnServer(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<ChildServer> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: new URL("../", import.meta.url),
+    env: { PORT: "0", HOST: "127.0.0.1", NO_COLOR: "1", ...env },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const stop = () => stopChild(child);
+  try {
+    const origin = await listeningOrigin(child, AbortSignal.timeout(timeoutMs));
+    return { origin, pid: child.pid, child, stop };
+  } catch (err) {
+    await stop();
+    throw new Error(`deno ${args.join(" ")}: ${err instanceof Error ? err.message : err}`);
+  }
+}
+
+/** Reads a child's stderr until Deno's "Listening on <origin>/" line; the rest is drained. */
+export async function listeningOrigin(
+  child: Deno.ChildProcess,
+  signal: AbortSignal,
+): Promise<string> {
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  const onAbort = () => reader.cancel().catch(() => {});
+  signal.addEventListener("abort", onAbort, { once: true });
+  let seen = "";
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done || signal.aborted) {
+        throw new Error(`exited or timed out before listening: ${seen.trim().slice(-500)}`);
+      }
+      seen += value;
+      const match = seen.match(/Listening on (http:\/\/[^\s/]+)/);
+      if (match) {
+        // Keep draining so a chatty child never blocks on a full pipe.
+        (async () => {
+          try {
+            while (!(await reader.read()).done) { /* drain */ }
+          } catch { /* cancelled */ }
+        })();
+        return match[1];
+      }
+    }
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** SIGTERM, then SIGKILL if the child is still there after 3 s. */
+export async function stopChild(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGTERM");
+  } catch {
+    // already exited
+  }
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // exited meanwhile
+    }
+  }, 3_000);
+  await child.status;
+  clearTimeout(timer);
+  await child.stderr.cancel().catch(() => {});
+}
+
+/** Resident set size of a process (Linux /proc), in bytes. */
+export function rssBytes(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  return Number(status.match(/VmRSS:\s+(\d+) kB/)![1]) * 1024;
 }
