@@ -218,7 +218,7 @@ export function readPolicy(
       for (const s of (fallback(name) ?? []).filter(insecure)) {
         note(
           "csp-implemented-with-insecure-scheme-in-passive-content-only",
-          `${name} allows ${s} on an HTTPS page`,
+          `${governing(name)} allows ${s} on an HTTPS page`,
         );
       }
     }
