@@ -4,7 +4,6 @@
  */
 import { attr, type Document, documentBase, resolveUrl, select } from "../../shared/html.ts";
 import { isThirdParty } from "../../shared/hosts.ts";
-import type { RedirectHop } from "../../shared/safe_fetch.ts";
 import { type CspPolicy, parseCsp } from "./csp.ts";
 import { type Hsts, HSTS_MIN_MAX_AGE, parseHsts } from "./hsts.ts";
 import type { CookieInfo } from "./schema.ts";
@@ -12,12 +11,12 @@ import { runsAsScript } from "./script_kind.ts";
 
 /** What the audit is built from. */
 export interface AuditInput {
-  /** The URL as requested. */
-  url: string;
+  /** The URL of the final response (after redirects). */
   finalUrl: string;
+  /** Its headers. */
   headers: Headers;
+  /** The cookies it sets. */
   cookies: CookieInfo[];
-  redirects: RedirectHop[];
   /** The parsed page, or null when the body is not HTML. */
   document: Document | null;
 }
@@ -32,11 +31,9 @@ export interface ScriptRef {
 
 /** The read-only view every check evaluates. */
 export interface AuditContext {
-  requested: URL;
   final: URL;
   /** The final response came over HTTPS. */
   https: boolean;
-  redirects: readonly RedirectHop[];
   cookies: readonly CookieInfo[];
   /** A response header (repeated ones joined with ", "), or null. */
   header(name: string): string | null;
@@ -138,10 +135,8 @@ export function buildAuditContext(input: AuditInput): AuditContext {
     });
   }
   return {
-    requested: new URL(input.url),
     final,
     https,
-    redirects: input.redirects,
     cookies: input.cookies,
     header,
     document: doc,

@@ -54,14 +54,7 @@ export function inspectResponse(res: FetchResult, fetchedAt: string): InspectRes
       res.body.length,
       kind,
     ),
-    security: securityAudit({
-      url: res.url,
-      finalUrl: res.finalUrl,
-      headers: res.headers,
-      cookies,
-      redirects: res.redirects,
-      document,
-    }),
+    security: securityAudit({ finalUrl: res.finalUrl, headers: res.headers, cookies, document }),
     page: document ? pageStats(document, res.body.length, res.charset) : null,
   };
 }

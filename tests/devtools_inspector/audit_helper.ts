@@ -20,11 +20,9 @@ export function audit(s: Scenario): SecurityReport {
   const url = s.url ?? PAGE;
   const html = s.html === undefined ? "<!doctype html><title>t</title>" : s.html;
   return securityAudit({
-    url,
     finalUrl: url,
     headers: new Headers(s.headers ?? {}),
     cookies: describeCookies(s.setCookies ?? [], new URL(url)),
-    redirects: [],
     document: html === null ? null : parseHtml(html),
   });
 }
