@@ -68,6 +68,8 @@ export function createExperimentApp(
   const docConfig = {
     openapi: "3.1.0",
     info: { title: info.name, version: "1.0.0", description: info.description + APP_WIDE_ERRORS },
+    // Relative: the server is wherever this document was fetched from (local, edge, behind a proxy).
+    servers: [{ url: "/" }],
   };
   // Not `app.doc31`: its failures would be a bare 500 outside the error contract, and the
   // regex-constrained path parameters must be plain OpenAPI templates.
