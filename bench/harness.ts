@@ -21,6 +21,8 @@ export interface BenchRow {
   pass: boolean;
   /** What limits the figure (machine, load tool, what the baseline is). */
   note?: string;
+  /** Why the measure could not be taken (the row then fails; the table shows it). */
+  error?: string;
 }
 
 /** A benchmark module. */
@@ -33,7 +35,8 @@ export const QUICK = Deno.env.get("BENCH_QUICK") === "1";
 
 /** A FAIL row for a measure that could not be taken; the reason goes in the note. */
 export function errorRow(measure: string, error: unknown): BenchRow {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = (error instanceof Error ? error.message : String(error))
+    .replace(/\s+/g, " ").slice(0, 500);
   return {
     measure,
     unit: "",
@@ -42,7 +45,7 @@ export function errorRow(measure: string, error: unknown): BenchRow {
     ratio: NaN,
     target: "runs",
     pass: false,
-    note: `error: ${message.replace(/\s+/g, " ").slice(0, 500)}`,
+    error: message,
   };
 }
 
@@ -59,15 +62,22 @@ export function formatTable(rows: BenchRow[]): string {
     ...rows.map((r) =>
       `| ${cell(r.measure)} | ${withUnit(r.project, r.unit)} | ${withUnit(r.baseline, r.unit)} | ${
         Number.isNaN(r.ratio) ? "–" : `${r.ratio.toFixed(2)}x`
-      } | ${cell(r.target)} | ${r.pass ? "pass" : "FAIL"} |`
+      } | ${cell(r.target)} | ${
+        r.pass ? "pass" : r.error ? `FAIL: ${cell(r.error.slice(0, 200))}` : "FAIL"
+      } |`
     ),
   ];
   return lines.join("\n");
 }
 
-/** The rows' notes as a Markdown list: what limits each figure. */
+/** The rows' notes as a Markdown list (what limits each figure), one item per distinct note. */
 export function formatNotes(rows: BenchRow[]): string {
-  return rows.filter((r) => r.note).map((r) => `- ${r.measure}: ${r.note}`).join("\n");
+  const byNote = new Map<string, string[]>();
+  for (const r of rows) {
+    const note = [r.error && `error: ${r.error}`, r.note].filter(Boolean).join("; ");
+    if (note) byNote.set(note, [...byNote.get(note) ?? [], r.measure]);
+  }
+  return [...byNote].map(([note, measures]) => `- ${measures.join("; ")}: ${note}`).join("\n");
 }
 
 /** Median and a percentile of samples (ms). */
