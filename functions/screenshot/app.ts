@@ -11,7 +11,6 @@ import type { BrowserBinding } from "../../shared/browser.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { errorResponses } from "../../shared/openapi.ts";
 import type { FetchPolicy } from "../../shared/safe_fetch.ts";
-import { capture } from "./capture.ts";
 import { DEFAULT_LIMITS, type ScreenshotLimits } from "./limits.ts";
 import { PageSlots } from "./page_slots.ts";
 import { PngSchema, ScreenshotQuery } from "./schema.ts";
@@ -29,6 +28,18 @@ export interface Bindings {
   browser: BrowserBinding;
   /** Where the page and everything it loads may connect. */
   fetchPolicy: FetchPolicy;
+}
+
+let capturer: Promise<typeof import("./capture.ts")> | undefined;
+
+/**
+ * The capture (with its policy proxy on node:http and node:net), loaded by the first
+ * `/screenshot` rather than at start-up, where it would cost every cold start
+ * (bench/cold_start.ts); the first capture also launches the browser, which dwarfs it.
+ */
+function loadCapture(): Promise<typeof import("./capture.ts")> {
+  capturer ??= import("./capture.ts");
+  return capturer;
 }
 
 /** Options of the app: the shared ones plus the capture limits. */
@@ -82,6 +93,7 @@ export function createApp(bindings: Bindings, options: AppOptions = {}): Experim
     if (!release) throw new ApiError("SCREENSHOT_ERROR", "Browser busy");
     let png: Uint8Array;
     try {
+      const { capture } = await loadCapture();
       png = await capture(
         { url, width, height, fullPage, deviceScaleFactor },
         // The capture is bounded by its deadline, not by the client: Deno.serve's
