@@ -1,8 +1,8 @@
 /**
  * The S3 adapter of `BUCKET` / `PUBLIC_BUCKET`: any S3-compatible store (AWS S3, R2, MinIO,
- * s3rver…) through `@aws-sdk/client-s3`. Uploads stream through `@aws-sdk/lib-storage`'s
- * `Upload`: one PutObject for a small body, a multipart upload for a large one, aborted when
- * the body fails so no parts are left behind.
+ * s3rver…) through `@aws-sdk/client-s3`. Uploads stream through shared/bucket_s3_upload.ts:
+ * one PutObject for a small body, a multipart upload over a few reused part buffers for a large
+ * one, aborted when anything fails so no parts are left behind.
  */
 import {
   DeleteObjectCommand,
@@ -11,7 +11,6 @@ import {
   ListObjectsCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
 import {
   DEFAULT_CONTENT_TYPE,
   type GetOptions,
@@ -26,6 +25,7 @@ import {
   type PutOptions,
 } from "./bucket.ts";
 import { isValidKey } from "./bucket_key.ts";
+import { uploadStream } from "./bucket_s3_upload.ts";
 
 /** How to reach the store (from `S3_*` variables; see shared/bucket_env.ts). */
 export interface S3Settings {
@@ -44,8 +44,11 @@ export interface S3Settings {
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
 /** S3's limit on the parts of one upload. */
 const MAX_PARTS = 10_000;
-/** Parts in flight at once per upload. */
-const QUEUE_SIZE = 4;
+/**
+ * Parts in flight at once per upload. An upload holds at most this many part buffers
+ * (20 MiB at the default part size); more does not go faster against one store.
+ */
+export const QUEUE_SIZE = 4;
 /** HeadObject calls in flight at once when a listing collects content types. */
 const HEAD_CONCURRENCY = 8;
 
@@ -91,37 +94,23 @@ export class S3Bucket implements ObjectBucket {
     this.#partSize = Math.max(MIN_PART_SIZE, Math.ceil((options.maxObjectBytes ?? 0) / MAX_PARTS));
   }
 
-  /** Streams the body with `Upload`; a failed body aborts the multipart upload. */
+  /** Streams the body up (shared/bucket_s3_upload.ts); a failed upload leaves no parts. */
   async put(
     key: string,
     body: ReadableStream<Uint8Array>,
     options: PutOptions,
   ): Promise<ObjectInfo> {
     checkKey(key);
-    let size = 0;
-    const counted = body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          size += chunk.byteLength;
-          controller.enqueue(chunk);
-        },
-      }),
-    );
-    const upload = new Upload({
+    const { etag, size } = await uploadStream(body, {
       client: this.#client,
-      params: { Bucket: this.#bucket, Key: key, Body: counted, ContentType: options.contentType },
+      bucket: this.#bucket,
+      key,
+      contentType: options.contentType,
       partSize: this.#partSize,
       queueSize: QUEUE_SIZE,
-      leavePartsOnError: false,
+      maxParts: MAX_PARTS,
     });
-    const result = await upload.done();
-    return {
-      key,
-      size,
-      contentType: options.contentType,
-      etag: result.ETag ?? '""',
-      uploaded: new Date(),
-    };
+    return { key, size, contentType: options.contentType, etag, uploaded: new Date() };
   }
 
   /** GetObject, with `Range` and `If-Match` when asked. */

@@ -2,6 +2,11 @@
  * The request body on its way to a bucket: counted as it streams, cut off once it passes the
  * size limit, and able to tell afterwards why an upload failed (too large, or the client's
  * body broke off) as opposed to the bucket failing.
+ *
+ * The guarded stream is a byte stream: a bucket that reads it with a BYOB reader (the S3
+ * adapter reads straight into its part buffers) has the request body read into its own buffer,
+ * with no chunk allocated per read. Deno's request body is itself a byte stream, so the bytes
+ * are copied once, from the socket into the part.
  */
 
 /** A body wrapped for upload. */
@@ -22,6 +27,9 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/** Chunk size for readers that bring no buffer of their own (a default reader, `pipeTo`). */
+const AUTO_CHUNK = 64 * 1024;
+
 /** Wraps `source` (null: no body, an empty object) so that at most `maxBytes` pass. */
 export function guardBody(
   source: ReadableStream<Uint8Array> | null,
@@ -29,36 +37,48 @@ export function guardBody(
 ): GuardedBody {
   const state = { tooLarge: false, readFailed: false };
   if (!source) {
-    return { ...state, stream: new ReadableStream({ start: (c) => c.close() }) };
+    return { ...state, stream: new ReadableStream({ type: "bytes", start: (c) => c.close() }) };
   }
-  const reader = source.getReader();
+  const read = sourceReader(source);
   let received = 0;
-  const stream = new ReadableStream<Uint8Array>({
+  const stream = new ReadableStream({
+    type: "bytes",
+    autoAllocateChunkSize: AUTO_CHUNK,
     async pull(controller) {
-      let result: ReadableStreamReadResult<Uint8Array>;
+      // With autoAllocateChunkSize every pull comes with a view to fill.
+      const request = controller.byobRequest!;
+      const view = request.view!;
+      let result: ReadInto;
       try {
-        result = await reader.read();
+        result = await read(
+          new Uint8Array(view.buffer as ArrayBuffer, view.byteOffset, view.byteLength),
+        );
       } catch (err) {
         state.readFailed = true;
         controller.error(err);
         return;
       }
-      if (result.done) {
+      const { chunk, done } = result;
+      if (done) {
+        // No chunk at all: the source was cancelled under us, and the view's buffer with it.
+        if (!chunk) return controller.error(new Error("request body cancelled"));
         controller.close();
+        // The view's buffer moved into `chunk` (a BYOB read transfers it).
+        request.respondWithNewView(chunk);
         return;
       }
-      received += result.value.byteLength;
+      received += chunk!.byteLength;
       if (received > maxBytes) {
         state.tooLarge = true;
         controller.error(new BodyTooLargeError(maxBytes));
         // Stop the client's upload rather than read the rest for nothing.
-        reader.cancel().catch(() => {});
+        read.cancel().catch(() => {});
         return;
       }
-      controller.enqueue(result.value);
+      request.respondWithNewView(chunk!);
     },
     cancel(reason) {
-      return reader.cancel(reason);
+      return read.cancel(reason);
     },
   });
   return {
@@ -70,4 +90,44 @@ export function guardBody(
       return state.readFailed;
     },
   };
+}
+
+/** What a read into a view gave: the filled part of the view (its buffer possibly moved). */
+interface ReadInto {
+  chunk?: Uint8Array<ArrayBuffer>;
+  done: boolean;
+}
+
+/**
+ * Reads `source` into a given view: with a BYOB reader when `source` is a byte stream (the
+ * view's buffer is transferred and comes back in `chunk`), otherwise by copying default-reader
+ * chunks into it (keeping what does not fit for the next read). A chunk is never empty unless
+ * `done`.
+ */
+function sourceReader(source: ReadableStream<Uint8Array>) {
+  let byob: ReadableStreamBYOBReader | undefined;
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  try {
+    byob = source.getReader({ mode: "byob" });
+  } catch {
+    reader = source.getReader();
+  }
+  let rest: Uint8Array | undefined;
+  const read = async (view: Uint8Array<ArrayBuffer>): Promise<ReadInto> => {
+    if (byob) {
+      const { value, done } = await byob.read(view);
+      return { chunk: value, done };
+    }
+    while (!rest || rest.byteLength === 0) {
+      const { value, done } = await reader!.read();
+      if (done) return { chunk: view.subarray(0, 0), done: true };
+      rest = value;
+    }
+    const n = Math.min(rest.byteLength, view.byteLength);
+    view.set(rest.subarray(0, n));
+    rest = rest.subarray(n);
+    return { chunk: view.subarray(0, n), done: false };
+  };
+  read.cancel = (reason?: unknown) => (byob ?? reader!).cancel(reason);
+  return read;
 }

@@ -29,6 +29,8 @@ export interface Backend {
   fresh(options?: FreshOptions): Promise<Bindings>;
   /** Every file under `root`, relative to it, sorted. */
   files(): Promise<string[]>;
+  /** The bytes of every file under `root` together. */
+  bytes(): Promise<number>;
   /** The s3rver, for the S3 backend. */
   s3?: S3rverHandle;
   close(): Promise<void>;
@@ -51,6 +53,7 @@ export async function filesystemBackend(): Promise<Backend> {
       return Promise.resolve(bucketsFromEnv(env));
     },
     files: () => listFiles(root),
+    bytes: () => totalBytes(root),
     close: () => Deno.remove(root, { recursive: true }),
   };
 }
@@ -73,6 +76,7 @@ export async function s3Backend(): Promise<Backend> {
       };
     },
     files: () => listFiles(s3.directory),
+    bytes: () => totalBytes(s3.directory),
     close: () => s3.close(),
   };
 }
@@ -82,6 +86,19 @@ async function emptyBucket(s3: S3rverHandle, bucket: string): Promise<void> {
   for (const object of out.Contents ?? []) {
     await s3.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.Key }));
   }
+}
+
+/** The bytes of every file under `dir` together. */
+export async function totalBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const file of await listFiles(dir)) {
+    try {
+      total += (await Deno.stat(join(dir, file))).size;
+    } catch {
+      // removed meanwhile
+    }
+  }
+  return total;
 }
 
 /** Every file under `dir`, relative, sorted. */

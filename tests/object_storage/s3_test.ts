@@ -128,3 +128,41 @@ Deno.test("S3 down: every route is 500 STORAGE_ERROR with a generic message", as
     client.destroy();
   }
 });
+
+Deno.test("over real HTTP, Deno's request body streams into S3 byte-identical", async () => {
+  const backend = await s3Backend();
+  const bindings = await backend.fresh({ maxObjectBytes: 24 * 1024 * 1024 });
+  const app = createApp(bindings, { log: () => {} });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
+  const origin = `http://127.0.0.1:${server.addr.port}`;
+  const digest = async (bytes: ArrayBuffer | Uint8Array) =>
+    new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as BufferSource)).join();
+  try {
+    const bytes = randomBytes(20 * 1024 * 1024 + 123);
+    const bodies: [string, () => BodyInit][] = [
+      ["content-length", () => bytes as Uint8Array<ArrayBuffer>], // fetch sends a Uint8Array with Content-Length
+      ["chunked", () => streamOf(bytes, 1024 * 1024)], // and a stream chunked
+    ];
+    for (const [name, body] of bodies) {
+      const put = await fetch(`${origin}/object?key=${name}.bin`, { method: "PUT", body: body() });
+      assert.equal(put.status, 200, `${name}: ${await put.clone().text()}`);
+      await put.body?.cancel();
+      const get = await fetch(`${origin}/object?key=${name}.bin`);
+      assert.equal(get.headers.get("content-length"), String(bytes.length), name);
+      assert.equal(await digest(await get.arrayBuffer()), await digest(bytes), name);
+    }
+    // Over the limit, declared or not: 413 and no object.
+    const big = new Uint8Array(25 * 1024 * 1024);
+    for (const [name, body] of [["declared", big], ["streamed", streamOf(big)]] as const) {
+      const res = await fetch(`${origin}/object?key=${name}-big`, { method: "PUT", body });
+      assert.equal(res.status, 413, name);
+      assert.equal((await res.json()).code, "INVALID_INPUT", name);
+      const get = await fetch(`${origin}/object?key=${name}-big`);
+      assert.equal(get.status, 404, name);
+      await get.body?.cancel();
+    }
+  } finally {
+    await server.shutdown();
+    await backend.close();
+  }
+});
