@@ -9,8 +9,14 @@ import {
 import { errorResponses, jsonContent } from "../../shared/openapi.ts";
 import type { FetchPolicy } from "../../shared/safe_fetch.ts";
 import { UrlQuery } from "../../shared/validation.ts";
-import { inspectUrl } from "./inspect.ts";
 import { InspectResultSchema } from "./schema.ts";
+
+// The inspector (HTML parser, security table) loads on the first /inspect, not at start-up.
+let inspector: Promise<typeof import("./inspect.ts")> | undefined;
+function loadInspector(): Promise<typeof import("./inspect.ts")> {
+  inspector ??= import("./inspect.ts");
+  return inspector;
+}
 
 /** The root information document. */
 export const ROOT: RootInfo = {
@@ -48,6 +54,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   const app = createExperimentApp(ROOT, options);
   app.openapi(inspectRoute, async (c) => {
     const { url } = c.req.valid("query");
+    const { inspectUrl } = await loadInspector();
     return c.json(await inspectUrl(url, bindings.fetchPolicy), 200);
   });
   return app;
