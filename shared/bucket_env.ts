@@ -7,7 +7,14 @@
 import { join } from "node:path";
 import type { ObjectBucket } from "./bucket.ts";
 import { FsBucket } from "./bucket_fs.ts";
-import { createS3Client, S3Bucket, type S3Settings } from "./bucket_s3.ts";
+import {
+  createS3Client,
+  PartBufferPool,
+  partSizeFor,
+  QUEUE_SIZE,
+  S3Bucket,
+  type S3Settings,
+} from "./bucket_s3.ts";
 import { ConfigError, type Env } from "./config.ts";
 
 /** `MAX_OBJECT_BYTES` when unset: 100 MiB. */
@@ -70,9 +77,11 @@ export function bucketsFromEnv(env: Env): BucketBindings {
   }
   if (s3) {
     const client = createS3Client(s3);
+    // The two buckets share one client and one set of part buffers.
+    const pool = new PartBufferPool(partSizeFor(maxObjectBytes), QUEUE_SIZE);
     return {
-      BUCKET: new S3Bucket({ client, bucket: names.private, maxObjectBytes }),
-      PUBLIC_BUCKET: new S3Bucket({ client, bucket: names.public, maxObjectBytes }),
+      BUCKET: new S3Bucket({ client, bucket: names.private, maxObjectBytes, pool }),
+      PUBLIC_BUCKET: new S3Bucket({ client, bucket: names.public, maxObjectBytes, pool }),
       PUBLIC_BUCKET_URL,
       maxObjectBytes,
     };

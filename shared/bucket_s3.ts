@@ -25,7 +25,9 @@ import {
   type PutOptions,
 } from "./bucket.ts";
 import { isValidKey } from "./bucket_key.ts";
-import { uploadStream } from "./bucket_s3_upload.ts";
+import { PartBufferPool, uploadStream } from "./bucket_s3_upload.ts";
+
+export { PartBufferPool };
 
 /** How to reach the store (from `S3_*` variables; see shared/bucket_env.ts). */
 export interface S3Settings {
@@ -45,8 +47,9 @@ export const MIN_PART_SIZE = 5 * 1024 * 1024;
 /** S3's limit on the parts of one upload. */
 const MAX_PARTS = 10_000;
 /**
- * Parts in flight at once per upload. An upload holds at most this many part buffers
- * (20 MiB at the default part size); more does not go faster against one store.
+ * Parts in flight at once per upload (one of them still filling). An upload holds at most
+ * this many part buffers (20 MiB at the default part size), and a bucket keeps this many
+ * between uploads.
  */
 export const QUEUE_SIZE = 4;
 /** HeadObject calls in flight at once when a listing collects content types. */
@@ -70,6 +73,11 @@ export function createS3Client(settings: S3Settings): S3Client {
   });
 }
 
+/** The part size of a bucket whose largest object is `maxObjectBytes`. */
+export function partSizeFor(maxObjectBytes = 0): number {
+  return Math.max(MIN_PART_SIZE, Math.ceil(maxObjectBytes / MAX_PARTS));
+}
+
 /** Options of an {@link S3Bucket}. */
 export interface S3BucketOptions {
   client: S3Client;
@@ -77,6 +85,8 @@ export interface S3BucketOptions {
   bucket: string;
   /** The largest object that will be uploaded; sizes the parts so 10,000 of them suffice. */
   maxObjectBytes?: number;
+  /** Part buffers to share with other buckets (of the same part size); default, its own. */
+  pool?: PartBufferPool;
 }
 
 /** A bucket in an S3-compatible store. */
@@ -86,12 +96,17 @@ export class S3Bucket implements ObjectBucket {
   readonly #client: S3Client;
   readonly #bucket: string;
   readonly #partSize: number;
+  readonly #pool: PartBufferPool;
 
   /** A bucket over a client (which the caller may share between buckets). */
   constructor(options: S3BucketOptions) {
     this.#client = options.client;
     this.#bucket = options.bucket;
-    this.#partSize = Math.max(MIN_PART_SIZE, Math.ceil((options.maxObjectBytes ?? 0) / MAX_PARTS));
+    this.#partSize = partSizeFor(options.maxObjectBytes);
+    // One upload's worth of part buffers stays allocated between uploads.
+    this.#pool = options.pool?.size === this.#partSize
+      ? options.pool
+      : new PartBufferPool(this.#partSize, QUEUE_SIZE);
   }
 
   /** Streams the body up (shared/bucket_s3_upload.ts); a failed upload leaves no parts. */
@@ -109,6 +124,7 @@ export class S3Bucket implements ObjectBucket {
       partSize: this.#partSize,
       queueSize: QUEUE_SIZE,
       maxParts: MAX_PARTS,
+      pool: this.#pool,
     });
     return { key, size, contentType: options.contentType, etag, uploaded: new Date() };
   }

@@ -1,14 +1,15 @@
 /**
  * Streaming a body into an S3-compatible bucket with bounded memory: one PutObject when the
  * body fits in the first part, otherwise a multipart upload whose parts are read straight into
- * a small pool of part buffers (`queueSize + 1` of them, reused part after part).
+ * part buffers from a {@link PartBufferPool}: at most `queueSize` per upload (the parts in
+ * flight, one of them still filling), reused part after part and upload after upload.
  *
  * Why not `@aws-sdk/lib-storage`'s `Upload`: it collects the stream's chunks and
  * `Buffer.concat`s them into a fresh buffer per part, so a 1 GiB upload allocates 1 GiB of
  * chunks plus 1 GiB of parts, and the service's memory follows the garbage collector rather
  * than the queue size. Here a byte stream (Deno's request body, and the object-storage body
- * guard) is read with a BYOB reader into the part buffer itself: no allocation per chunk, one
- * copy from the socket to the part.
+ * guard) is read with a BYOB reader into the part buffer itself, 64 KiB at a time: no
+ * allocation per chunk, one copy from the socket to the part.
  *
  * On any failure (the body errors, a part or the completion fails) the body is cancelled, the
  * parts in flight are waited for, and the multipart upload is aborted, so no parts are kept.
@@ -35,6 +36,36 @@ export interface StreamUploadOptions {
   queueSize: number;
   /** The most parts one upload may have (S3: 10,000). */
   maxParts: number;
+  /** Where part buffers come from and go back to; default, a pool for this upload alone. */
+  pool?: PartBufferPool;
+}
+
+/**
+ * Part buffers, reused from one part and one upload to the next: a large upload then
+ * allocates nothing after its first parts, and the allocator is not left with freed 5 MiB
+ * blocks to fragment. At most `keep` idle buffers are kept; the rest go to the collector.
+ */
+export class PartBufferPool {
+  readonly #idle: ArrayBuffer[] = [];
+
+  /** Buffers of `size` bytes, keeping at most `keep` of them when idle. */
+  constructor(readonly size: number, readonly keep: number) {}
+
+  /** A buffer of `size` bytes (its contents are whatever the last user left). */
+  take(): ArrayBuffer {
+    return this.#idle.pop() ?? new ArrayBuffer(this.size);
+  }
+
+  /** Hands a buffer back (a detached or foreign one is ignored). */
+  give(buffer: ArrayBuffer): void {
+    if (buffer.byteLength !== this.size || this.#idle.length >= this.keep) return;
+    this.#idle.push(buffer);
+  }
+
+  /** Idle buffers held. */
+  get idle(): number {
+    return this.#idle.length;
+  }
 }
 
 /** What was stored. */
@@ -47,6 +78,12 @@ export interface StreamUploadResult {
 
 /** The first read goes into a buffer this small, so that a small body never costs a part. */
 const FIRST_READ = 64 * 1024;
+/**
+ * The most one BYOB read asks for. Deno 2.9's request body falls far behind a chunked upload
+ * when read through views larger than its own 64 KiB chunks (see
+ * functions/object-storage/upload_body.ts for the figures), so parts are filled 64 KiB at a time.
+ */
+const MAX_READ = 64 * 1024;
 
 /** Uploads `body` as `key`; nothing is stored when it fails. */
 export async function uploadStream(
@@ -56,8 +93,9 @@ export async function uploadStream(
   const { client, partSize, queueSize } = options;
   const target = { Bucket: options.bucket, Key: options.key };
   const source = new PartSource(body);
-  const pool: ArrayBuffer[] = [];
-  const takeBuffer = () => pool.pop() ?? new ArrayBuffer(partSize);
+  const pool = options.pool ?? new PartBufferPool(partSize, queueSize);
+  if (pool.size !== partSize) throw new Error("the pool's buffers are not partSize bytes");
+  const takeBuffer = () => pool.take();
 
   // The first part: a small read first; only a body that outgrows it gets a part buffer.
   let part: Uint8Array<ArrayBuffer>;
@@ -82,6 +120,7 @@ export async function uploadStream(
           ContentLength: part.byteLength,
         }),
       );
+      pool.give(part.buffer); // (the small first buffer is not the pool's: ignored)
       return { etag: out.ETag ?? '""', size: part.byteLength };
     } catch (err) {
       await source.cancel(err);
@@ -117,7 +156,7 @@ export async function uploadStream(
       ).then(
         (out) => {
           completed.push({ PartNumber: number, ETag: out.ETag });
-          pool.push(buffer); // the part is sent: its buffer takes the next one
+          pool.give(buffer); // the part is sent: its buffer takes the next one
         },
         (error) => {
           failure ??= { error };
@@ -128,7 +167,10 @@ export async function uploadStream(
       while (inFlight.size >= queueSize && !failure) await Promise.race(inFlight);
       if (failure) throw failure.error;
       part = await source.fill(new Uint8Array(takeBuffer()));
-      if (part.byteLength === 0) break; // the body ended on a part boundary
+      if (part.byteLength === 0) {
+        pool.give(part.buffer);
+        break; // the body ended on a part boundary
+      }
     }
     await Promise.all(inFlight);
     if (failure) throw failure.error;
@@ -187,7 +229,7 @@ class PartSource {
     while (filled < length && !this.done) {
       if (this.#byob) {
         const { value, done } = await this.#byob.read(
-          new Uint8Array(buffer, start + filled, length - filled),
+          new Uint8Array(buffer, start + filled, Math.min(length - filled, MAX_READ)),
         );
         if (!value) throw new Error("body cancelled");
         buffer = value.buffer;

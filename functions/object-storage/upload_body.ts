@@ -30,6 +30,15 @@ export class BodyTooLargeError extends Error {
 /** Chunk size for readers that bring no buffer of their own (a default reader, `pipeTo`). */
 const AUTO_CHUNK = 64 * 1024;
 
+/**
+ * The most asked of the source in one read, whatever the reader's view holds. Deno 2.9's
+ * request body, read through views larger than its own 64 KiB chunks, falls far behind a
+ * chunked upload: measured with 5 MiB part views, 256 MiB sent by `fetch` (64 KiB chunks)
+ * took 26 s of service CPU and 220 MiB of RSS; with 64 KiB reads, 2.2 s and 49 MiB. A body
+ * with Content-Length is as fast either way.
+ */
+const MAX_SOURCE_READ = 64 * 1024;
+
 /** Wraps `source` (null: no body, an empty object) so that at most `maxBytes` pass. */
 export function guardBody(
   source: ReadableStream<Uint8Array> | null,
@@ -115,7 +124,7 @@ function sourceReader(source: ReadableStream<Uint8Array>) {
   let rest: Uint8Array | undefined;
   const read = async (view: Uint8Array<ArrayBuffer>): Promise<ReadInto> => {
     if (byob) {
-      const { value, done } = await byob.read(view);
+      const { value, done } = await byob.read(view.subarray(0, MAX_SOURCE_READ));
       return { chunk: value, done };
     }
     while (!rest || rest.byteLength === 0) {

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
-import { uploadStream } from "../../shared/bucket_s3_upload.ts";
+import { PartBufferPool, uploadStream } from "../../shared/bucket_s3_upload.ts";
 import { startS3rver } from "../support/s3rver.ts";
 
 const MiB = 1024 * 1024;
@@ -135,7 +135,8 @@ Deno.test("uploadStream against s3rver", async (t) => {
       // The reads fill the uploader's own buffers (64 KiB first, then 5 MiB parts), not
       // chunks the stream allocates (1 MiB here).
       assert.deepEqual([...seen.bufferSizes].sort((a, b) => a - b), [64 * 1024, PART]);
-      assert.ok(seen.byobReads <= 14, String(seen.byobReads));
+      // 64 KiB per read at most (see MAX_READ).
+      assert.equal(seen.byobReads, Math.ceil(bytes.length / (64 * 1024)));
       assert.equal(await sha256((await stored("byob")).bytes), await sha256(bytes));
     });
 
@@ -145,6 +146,32 @@ Deno.test("uploadStream against s3rver", async (t) => {
       await uploadStream(plainStream(randomBytes(6 * PART)), options("queue"));
       assert.equal(sent.filter((c) => c === "UploadPartCommand").length, 6);
       assert.ok(maxInFlight >= 1 && maxInFlight <= 2, String(maxInFlight));
+    });
+
+    await t.step("part buffers: at most queueSize per upload, reused by the next", async () => {
+      class CountingPool extends PartBufferPool {
+        allocated = 0;
+        override take(): ArrayBuffer {
+          if (this.idle === 0) this.allocated++;
+          return super.take();
+        }
+      }
+      const pool = new CountingPool(PART, 2);
+      for (const kind of ["plain", "byte"] as const) {
+        const bytes = randomBytes(5 * PART + 7);
+        const body = kind === "plain" ? plainStream(bytes) : byteStream(bytes).stream;
+        await uploadStream(body, { ...options(`pooled-${kind}`), pool });
+        assert.equal(await sha256((await stored(`pooled-${kind}`)).bytes), await sha256(bytes));
+        assert.ok(pool.allocated <= 2, `${kind}: ${pool.allocated} buffers allocated`);
+        assert.ok(pool.idle >= 1 && pool.idle <= 2, `${kind}: ${pool.idle} idle`);
+      }
+      // A small body takes a part buffer only past 64 KiB, and gives it back.
+      await uploadStream(plainStream(randomBytes(100 * 1024)), { ...options("pooled-s"), pool });
+      assert.ok(pool.allocated <= 2, String(pool.allocated));
+      await assert.rejects(
+        uploadStream(plainStream(new Uint8Array(1)), { ...options("x"), pool, partSize: 6 * MiB }),
+        /not partSize/,
+      );
     });
 
     await t.step("parts go up while the body is still arriving", async () => {

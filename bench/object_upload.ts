@@ -1,0 +1,369 @@
+/**
+ * Uploading a large object through the object-storage service versus straight to the store
+ * with the raw SDK, in the same run, against the same s3rver:
+ * - project: `PUT /object` to the service (functions/object-storage/main.ts, a child process,
+ *   S3 adapter), which streams the body on to s3rver. The client is a plain HTTP/1.1 writer
+ *   sending `Content-Length`, as `curl -T`, browsers and SDKs do for a file;
+ * - baseline: `@aws-sdk/lib-storage` `Upload` from this process straight to s3rver, with the
+ *   service's part size and queue size;
+ * - informational: the same upload through the service sent chunked in 64 KiB chunks, as
+ *   Deno's `fetch` sends a stream body (what Deno's HTTP server makes of that is the note).
+ * s3rver runs in a child process of its own (this file, with `--s3rver`), so that no path
+ * shares a thread with the store. Rows: throughput of each (best of the rounds), and the peak
+ * RSS growth of the service process over its idle RSS after a warm-up upload (VmRSS sampled
+ * every 20 ms). The notes carry the CPU seconds each process spent per path.
+ *
+ * Size: 1 GiB; `BENCH_UPLOAD_MB` picks another (e.g. 64 for a quick run). `BENCH_ROUNDS`
+ * (default 2) rounds: the SDK and the Content-Length path in turn, then the chunked rounds.
+ */
+import { DeleteObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
+import { createS3Client, MIN_PART_SIZE, QUEUE_SIZE } from "../shared/bucket_s3.ts";
+import {
+  type BenchRow,
+  errorRow,
+  formatNotes,
+  formatTable,
+  rssBytes,
+  spawnServer,
+} from "./harness.ts";
+
+const MiB = 1024 * 1024;
+const BUCKETS = { service: "bench-service", public: "bench-public", raw: "bench-raw" };
+const CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+const RSS_TARGET_MIB = 64;
+const RATIO_TARGET = 0.8;
+/** Chunk size of the chunked client (what Deno's `fetch` sends for a stream body). */
+const CHUNKED_FRAME = 64 * 1024;
+/** Longest any one upload may take before the benchmark gives up (bounded run). */
+const UPLOAD_TIMEOUT_MS = 10 * 60_000;
+
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks (USER_HZ = 100)
+}
+
+/** Starts s3rver (this file with `--s3rver`) in a child process; its endpoint and a stop. */
+async function startS3rverChild(directory: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL(import.meta.url).pathname, "--s3rver", directory],
+    env: { NO_COLOR: "1" },
+    stdin: "piped", // closing it stops the child, even if this process dies first
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const stop = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch {
+      // already gone
+    }
+    await child.stdin.close().catch(() => {});
+    await child.status;
+  };
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const timer = setTimeout(() => stop(), 60_000);
+  let seen = "";
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`s3rver exited before it was ready: ${seen}`);
+      seen += value;
+      const port = seen.match(/S3RVER_PORT=(\d+)/)?.[1];
+      if (port) {
+        reader.releaseLock();
+        child.stdout.pipeTo(new WritableStream()).catch(() => {});
+        return { pid: child.pid, endpoint: `http://127.0.0.1:${port}`, stop };
+      }
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `mib` MiB of the same random bytes, 1 MiB per chunk, with no length. */
+function body(chunk: Uint8Array, mib: number): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent++ >= mib) controller.close();
+      else controller.enqueue(chunk.slice());
+    },
+  });
+}
+
+/**
+ * `PUT <origin><path>` of `mib` times `chunk` over a plain socket: with `Content-Length`, or
+ * (`chunked`) in 64 KiB chunks of `Transfer-Encoding: chunked`, as Deno's `fetch` sends a
+ * stream body. Bounded by UPLOAD_TIMEOUT_MS (the socket is closed).
+ */
+async function put(origin: string, path: string, chunk: Uint8Array, mib: number, chunked: boolean) {
+  const { hostname, port } = new URL(origin);
+  const conn = await Deno.connect({ hostname, port: Number(port) });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    conn.close();
+  }, UPLOAD_TIMEOUT_MS);
+  const encoder = new TextEncoder();
+  try {
+    const framing = chunked
+      ? "Transfer-Encoding: chunked"
+      : `Content-Length: ${mib * chunk.length}`;
+    const head = `PUT ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n` +
+      `Content-Type: application/octet-stream\r\n${framing}\r\n\r\n`;
+    // The chunk once framed: 64 KiB pieces, each with its size line.
+    let payload: Uint8Array = chunk;
+    if (chunked) {
+      const pieces: Uint8Array[] = [];
+      for (let at = 0; at < chunk.length; at += CHUNKED_FRAME) {
+        const piece = chunk.subarray(at, at + CHUNKED_FRAME);
+        pieces.push(
+          encoder.encode(`${piece.length.toString(16)}\r\n`),
+          piece,
+          encoder.encode("\r\n"),
+        );
+      }
+      payload = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+      let offset = 0;
+      for (const p of pieces) {
+        payload.set(p, offset);
+        offset += p.length;
+      }
+    }
+    const writer = conn.writable.getWriter();
+    // Read the response as it comes: a 413 or 500 may arrive before the body is sent.
+    const response = new Response(conn.readable).text().catch(() => "");
+    try {
+      await writer.write(encoder.encode(head));
+      for (let i = 0; i < mib; i++) await writer.write(payload);
+      if (chunked) await writer.write(encoder.encode("0\r\n\r\n"));
+    } catch {
+      // The server answered and closed early (or the time ran out); the response says why.
+    }
+    const text = await response;
+    if (timedOut) throw new Error(`service upload took over ${UPLOAD_TIMEOUT_MS / 1000} s`);
+    if (!text.startsWith("HTTP/1.1 200")) {
+      throw new Error(`service upload failed: ${text.split("\r\n\r\n").slice(0, 2).join(" ")}`);
+    }
+  } finally {
+    clearTimeout(timer);
+    try {
+      conn.close();
+    } catch {
+      // already closed
+    }
+  }
+}
+
+/** Samples a process's RSS every 20 ms while `work` runs; resolves with the peak. */
+async function peakRss(pid: number, work: () => Promise<unknown>): Promise<number> {
+  let peak = rssBytes(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssBytes(pid));
+  }, 20);
+  try {
+    await work();
+    return Math.max(peak, rssBytes(pid));
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Runs the benchmark (s3rver and the service as child processes on 127.0.0.1). */
+export async function run(): Promise<BenchRow[]> {
+  const mib = Number(Deno.env.get("BENCH_UPLOAD_MB") ?? 1024);
+  const rounds = Number(Deno.env.get("BENCH_ROUNDS") ?? 2);
+  if (!(Number.isSafeInteger(mib) && mib >= 1) || !(Number.isSafeInteger(rounds) && rounds >= 1)) {
+    throw new Error("BENCH_UPLOAD_MB and BENCH_ROUNDS must be positive integers");
+  }
+  const directory = await Deno.makeTempDir({ prefix: "bench-s3rver-" });
+  let s3rver: Awaited<ReturnType<typeof startS3rverChild>> | undefined;
+  let service: Awaited<ReturnType<typeof spawnServer>> | undefined;
+  let client: S3Client | undefined;
+  try {
+    s3rver = await startS3rverChild(directory);
+    const endpoint = s3rver.endpoint;
+    const sdk = client = createS3Client({
+      endpoint,
+      region: "us-east-1",
+      credentials: CREDENTIALS,
+      forcePathStyle: true,
+    });
+    service = await spawnServer(["run", "-A", "functions/object-storage/main.ts"], {
+      S3_ENDPOINT: endpoint,
+      S3_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+      S3_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+      BUCKET: BUCKETS.service,
+      PUBLIC_BUCKET: BUCKETS.public,
+      // Large enough for the upload, small enough to keep the part size at S3's 5 MiB minimum.
+      MAX_OBJECT_BYTES: String(Math.max(mib, 12) * MiB),
+    });
+    const { origin, pid } = service;
+    const chunk = new Uint8Array(MiB);
+    for (let i = 0; i < MiB; i += 65536) crypto.getRandomValues(chunk.subarray(i, i + 65536));
+
+    // `upload(size, piece)`: `size` times `piece` (the 1 MiB chunk unless given).
+    const paths = {
+      sdk: async (size: number, piece = chunk) => {
+        const abortController = new AbortController();
+        const timer = setTimeout(() => abortController.abort(), UPLOAD_TIMEOUT_MS);
+        try {
+          await new Upload({
+            client: sdk,
+            params: { Bucket: BUCKETS.raw, Key: "bench.bin", Body: body(piece, size) },
+            partSize: MIN_PART_SIZE,
+            queueSize: QUEUE_SIZE,
+            leavePartsOnError: false,
+            abortController,
+          }).done();
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+      length: (size: number, piece = chunk) =>
+        put(origin, "/object?key=bench.bin", piece, size, false),
+      chunked: (size: number, piece = chunk) =>
+        put(origin, "/object?key=bench.bin", piece, size, true),
+    };
+    const remove = (bucket: string) =>
+      sdk.send(new DeleteObjectCommand({ Bucket: bucket, Key: "bench.bin" }));
+
+    // Warm-up: load every module and open the connections on every path. The service gets a
+    // 32 KiB object, below its first part buffer, so the buffers it keeps between uploads
+    // (shared/bucket_s3_upload.ts) are allocated during the measured upload and count.
+    await paths.sdk(12);
+    await remove(BUCKETS.raw);
+    for (const upload of [paths.length, paths.chunked]) {
+      await upload(1, chunk.subarray(0, 32 * 1024));
+      await remove(BUCKETS.service);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    const idle = rssBytes(pid);
+
+    type PathName = keyof typeof paths;
+    const rates: Record<PathName, number[]> = { sdk: [], length: [], chunked: [] };
+    const peaks: Record<PathName, number> = { sdk: idle, length: idle, chunked: idle };
+    const cpu: Record<PathName, { bench: number; service: number; s3rver: number }> = {
+      sdk: { bench: 0, service: 0, s3rver: 0 },
+      length: { bench: 0, service: 0, s3rver: 0 },
+      chunked: { bench: 0, service: 0, s3rver: 0 },
+    };
+    const pids = { bench: Deno.pid, service: pid, s3rver: s3rver.pid };
+    // The SDK and the Content-Length path alternate; the chunked path comes after them, so
+    // that what it leaves in the service's heap does not count against the RSS row.
+    const order: PathName[] = [];
+    for (let round = 0; round < rounds; round++) order.push("sdk", "length");
+    for (let round = 0; round < rounds; round++) order.push("chunked");
+    let chunkedError: unknown;
+    for (const name of order) {
+      const before = Object.fromEntries(
+        Object.entries(pids).map(([k, p]) => [k, cpuSeconds(p)]),
+      ) as Record<keyof typeof pids, number>;
+      const started = performance.now();
+      let peak;
+      try {
+        peak = await peakRss(pid, () => paths[name](mib));
+      } catch (err) {
+        // The informational row may fail alone; the rows with targets still report.
+        if (name !== "chunked") throw err;
+        chunkedError = err;
+        break;
+      }
+      rates[name].push(mib / ((performance.now() - started) / 1000));
+      peaks[name] = Math.max(peaks[name], peak);
+      for (const k of Object.keys(pids) as (keyof typeof pids)[]) {
+        cpu[name][k] += (cpuSeconds(pids[k]) - before[k]) / rounds;
+      }
+      await remove(name === "sdk" ? BUCKETS.raw : BUCKETS.service);
+    }
+
+    const best = (name: PathName) => Math.max(...rates[name]);
+    const cpuNote = (name: PathName) =>
+      `CPU s per upload: bench ${cpu[name].bench.toFixed(2)}, service ${
+        cpu[name].service.toFixed(2)
+      }, s3rver ${cpu[name].s3rver.toFixed(2)}`;
+    const common = `${mib} MiB, best of ${rounds}; s3rver in its own process on 127.0.0.1; ` +
+      `${MIN_PART_SIZE / MiB} MiB parts x ${QUEUE_SIZE} in flight on both paths`;
+    const growth = (peaks.length - idle) / MiB;
+    const chunkedGrowth = (peaks.chunked - idle) / MiB;
+    return [
+      {
+        measure: `upload ${mib} MiB through the service (Content-Length) vs raw SDK Upload`,
+        unit: "MiB/s",
+        project: best("length"),
+        baseline: best("sdk"),
+        ratio: best("length") / best("sdk"),
+        target: `>= ${RATIO_TARGET}x`,
+        pass: best("length") / best("sdk") >= RATIO_TARGET,
+        note: `${common}; service path ${cpuNote("length")}; SDK path ${cpuNote("sdk")}`,
+      },
+      {
+        measure: "service peak RSS growth during the upload",
+        unit: "MiB",
+        project: growth,
+        baseline: null,
+        ratio: growth / RSS_TARGET_MIB,
+        target: `< ${RSS_TARGET_MIB} MiB`,
+        pass: growth < RSS_TARGET_MIB,
+        note: `idle RSS after warm-up ${(idle / MiB).toFixed(0)} MiB, peak ${
+          (peaks.length / MiB).toFixed(0)
+        } MiB (VmRSS of /proc/<pid>/status every 20 ms)`,
+      },
+      chunkedError === undefined
+        ? {
+          measure: `upload ${mib} MiB through the service (chunked, 64 KiB chunks) vs raw SDK`,
+          unit: "MiB/s",
+          project: best("chunked"),
+          baseline: best("sdk"),
+          ratio: best("chunked") / best("sdk"),
+          target: "info",
+          pass: true,
+          note: `no Content-Length: Deno's HTTP server decodes 64 KiB chunks; ${
+            cpuNote("chunked")
+          }; service peak RSS growth ${chunkedGrowth.toFixed(0)} MiB`,
+        }
+        : errorRow(`upload ${mib} MiB through the service (chunked)`, chunkedError),
+    ];
+  } finally {
+    client?.destroy();
+    await service?.stop();
+    await s3rver?.stop();
+    await Deno.remove(directory, { recursive: true });
+  }
+}
+
+/** `--s3rver <dir>`: runs s3rver with the bench buckets until stdin closes or SIGTERM. */
+async function serveS3rver(directory: string): Promise<void> {
+  const { default: S3rver } = await import("s3rver");
+  const server = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory,
+    configureBuckets: Object.values(BUCKETS).map((name) => ({ name })),
+  });
+  const { port } = await server.run() as { port: number };
+  console.log(`S3RVER_PORT=${port}`);
+  const done = Promise.withResolvers<void>();
+  Deno.addSignalListener("SIGTERM", () => done.resolve());
+  Deno.stdin.readable.pipeTo(new WritableStream()).finally(() => done.resolve());
+  await done.promise;
+  server.httpServer?.closeAllConnections?.();
+  await server.close();
+  Deno.exit(0);
+}
+
+if (import.meta.main) {
+  if (Deno.args[0] === "--s3rver") {
+    await serveS3rver(Deno.args[1]);
+  } else {
+    const rows = await run();
+    console.log(formatTable(rows));
+    console.log(formatNotes(rows));
+  }
+}
