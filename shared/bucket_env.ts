@@ -7,14 +7,7 @@
 import { join } from "node:path";
 import type { ObjectBucket } from "./bucket.ts";
 import { FsBucket } from "./bucket_fs.ts";
-import {
-  createS3Client,
-  PartBufferPool,
-  partSizeFor,
-  QUEUE_SIZE,
-  S3Bucket,
-  type S3Settings,
-} from "./bucket_s3.ts";
+import type { S3Settings } from "./bucket_s3.ts";
 import { ConfigError, type Env } from "./config.ts";
 
 /** `MAX_OBJECT_BYTES` when unset: 100 MiB. */
@@ -57,8 +50,11 @@ export function s3SettingsFromEnv(env: Env): S3Settings | undefined {
   };
 }
 
-/** Reads the bucket bindings; throws ConfigError on a malformed or missing value. */
-export function bucketsFromEnv(env: Env): BucketBindings {
+/**
+ * Reads the bucket bindings; rejects with ConfigError on a malformed or missing value. The AWS
+ * SDK is loaded only when S3 is configured: it would double the filesystem default's cold start.
+ */
+export async function bucketsFromEnv(env: Env): Promise<BucketBindings> {
   const maxObjectBytes = env.int(
     "MAX_OBJECT_BYTES",
     DEFAULT_MAX_OBJECT_BYTES,
@@ -76,6 +72,9 @@ export function bucketsFromEnv(env: Env): BucketBindings {
     throw new ConfigError(`PUBLIC_BUCKET must differ from BUCKET, both are "${names.private}"`);
   }
   if (s3) {
+    const { createS3Client, PartBufferPool, partSizeFor, QUEUE_SIZE, S3Bucket } = await import(
+      "./bucket_s3.ts"
+    );
     const client = createS3Client(s3);
     // The two buckets share one client and one set of part buffers.
     const pool = new PartBufferPool(partSizeFor(maxObjectBytes), QUEUE_SIZE);

@@ -7,5 +7,8 @@ import { createApp } from "./app.ts";
 export const DEFAULT_PORT = 8008;
 
 if (import.meta.main) {
-  await serveExperiment({ port: DEFAULT_PORT, build: (env) => createApp(bucketsFromEnv(env)) });
+  await serveExperiment({
+    port: DEFAULT_PORT,
+    build: async (env) => createApp(await bucketsFromEnv(env)),
+  });
 }

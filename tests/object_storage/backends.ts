@@ -50,7 +50,7 @@ export async function filesystemBackend(): Promise<Backend> {
         MAX_OBJECT_BYTES: options.maxObjectBytes?.toString(),
         PUBLIC_BUCKET_URL: options.publicUrl,
       });
-      return Promise.resolve(bucketsFromEnv(env));
+      return bucketsFromEnv(env);
     },
     files: () => listFiles(root),
     bytes: () => totalBytes(root),

@@ -19,9 +19,9 @@ async function withServer(
   let origin = "";
   // The bindings need the origin (PUBLIC_BUCKET_URL), so the app is built on first request.
   let app: ReturnType<typeof createApp> | undefined;
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     app ??= createApp(
-      bucketsFromEnv(
+      await bucketsFromEnv(
         new Env({ DATA_DIR: join(root, "data"), PUBLIC_BUCKET_URL: `${origin}/public`, ...vars }),
       ),
       { log: () => {} },

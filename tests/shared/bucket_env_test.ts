@@ -9,8 +9,8 @@ import {
 } from "../../shared/bucket_env.ts";
 import { ConfigError, Env } from "../../shared/config.ts";
 
-Deno.test("no S3 variables: two folders under DATA_DIR/buckets", () => {
-  const b = bucketsFromEnv(new Env({}));
+Deno.test("no S3 variables: two folders under DATA_DIR/buckets", async () => {
+  const b = await bucketsFromEnv(new Env({}));
   assert.ok(b.BUCKET instanceof FsBucket && b.PUBLIC_BUCKET instanceof FsBucket);
   assert.equal(b.BUCKET.root, resolve(".data/buckets/private"));
   assert.equal(b.PUBLIC_BUCKET.root, resolve(".data/buckets/public"));
@@ -18,7 +18,7 @@ Deno.test("no S3 variables: two folders under DATA_DIR/buckets", () => {
   assert.equal(b.maxObjectBytes, 100 * 1024 * 1024);
   assert.equal(b.PUBLIC_BUCKET_URL, undefined);
 
-  const named = bucketsFromEnv(
+  const named = await bucketsFromEnv(
     new Env({
       DATA_DIR: "/tmp/x",
       BUCKET: "mine",
@@ -33,8 +33,8 @@ Deno.test("no S3 variables: two folders under DATA_DIR/buckets", () => {
   assert.equal(named.PUBLIC_BUCKET_URL, "http://localhost:8008/public", "trailing / dropped");
 });
 
-Deno.test("S3_ENDPOINT or S3 keys select the S3 adapter", () => {
-  const b = bucketsFromEnv(
+Deno.test("S3_ENDPOINT or S3 keys select the S3 adapter", async () => {
+  const b = await bucketsFromEnv(
     new Env({
       S3_ENDPOINT: "http://127.0.0.1:9000",
       S3_ACCESS_KEY_ID: "id",
@@ -75,7 +75,7 @@ Deno.test("S3_ENDPOINT or S3 keys select the S3 adapter", () => {
   assert.equal(s3SettingsFromEnv(new Env({})), undefined);
 });
 
-Deno.test("malformed values are one-line ConfigErrors naming the variable", () => {
+Deno.test("malformed values are one-line ConfigErrors naming the variable", async () => {
   const s3 = { S3_ENDPOINT: "http://127.0.0.1:9000", BUCKET: "priv", PUBLIC_BUCKET: "pub" };
   const cases: [Record<string, string>, string][] = [
     [{ MAX_OBJECT_BYTES: "lots" }, "MAX_OBJECT_BYTES"],
@@ -94,7 +94,7 @@ Deno.test("malformed values are one-line ConfigErrors naming the variable", () =
     [{ S3_ENDPOINT: "http://127.0.0.1:9000", BUCKET: "priv" }, "PUBLIC_BUCKET"],
   ];
   for (const [vars, name] of cases) {
-    assert.throws(() => bucketsFromEnv(new Env(vars)), (err: Error) => {
+    await assert.rejects(() => bucketsFromEnv(new Env(vars)), (err: Error) => {
       assert.ok(err instanceof ConfigError, JSON.stringify(vars));
       assert.ok(err.message.startsWith(`${name} `), err.message);
       assert.ok(!err.message.includes("\n"));
