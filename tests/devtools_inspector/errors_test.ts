@@ -3,6 +3,8 @@
  * upstream 404, oversize and binary bodies, and redirects to private addresses.
  */
 import assert from "node:assert/strict";
+import { createApp } from "../../functions/devtools-inspector/app.ts";
+import { fetchInputContractTests } from "../support/fetch_app.ts";
 import { guardedPolicy } from "../support/policy.ts";
 import { startHarness } from "./harness.ts";
 
@@ -20,60 +22,7 @@ function bytes(body: Uint8Array, type: string) {
   return () => new Response(body.slice(), { headers: { "content-type": type } });
 }
 
-const INVALID = [
-  null,
-  "",
-  "   ",
-  "not a url",
-  "/relative/path",
-  "ftp://example.com/file",
-  "javascript:alert(1)",
-  "file:///etc/passwd",
-  "http://",
-];
-
-Deno.test("an invalid url is 400 INVALID_URL 'Missing or invalid url' and nothing is fetched", async () => {
-  const h = startHarness();
-  try {
-    for (const raw of INVALID) {
-      const { status, body } = await h.inspect(raw);
-      assert.equal(status, 400, String(raw));
-      assert.deepEqual(body, { error: "Missing or invalid url", code: "INVALID_URL" }, String(raw));
-    }
-    assert.equal(h.fixture.hits(), 0);
-  } finally {
-    await h.close();
-  }
-});
-
-Deno.test("a loopback literal is 400 INVALID_URL under the real policy, with zero hits", async () => {
-  const h = startHarness(guardedPolicy());
-  try {
-    const { status, body } = await h.inspect(h.fixture.url("/pages/blog.html"));
-    assert.equal(status, 400);
-    assert.equal(body.code, "INVALID_URL");
-    assert.equal(h.fixture.hits(), 0);
-  } finally {
-    await h.close();
-  }
-});
-
-Deno.test("a refused connection is 502 FETCH_ERROR naming the host", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close(); // nothing listens there any more
-  const h = startHarness();
-  try {
-    const { status, body } = await h.inspect(`http://127.0.0.1:${port}/`);
-    assert.equal(status, 502);
-    assert.deepEqual(body, {
-      error: `Connection refused by 127.0.0.1:${port}`,
-      code: "FETCH_ERROR",
-    });
-  } finally {
-    await h.close();
-  }
-});
+fetchInputContractTests(createApp, "/inspect");
 
 Deno.test("no headers, or a body that never ends, is 502 FETCH_ERROR at the timeout", async () => {
   const h = startHarness({ timeoutMs: 300 });

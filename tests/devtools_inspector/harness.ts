@@ -5,41 +5,24 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../functions/devtools-inspector/app.ts";
 import type { FetchPolicy } from "../../shared/safe_fetch.ts";
-import {
-  type FixtureRoute,
-  type FixtureServer,
-  startFixtureServer,
-} from "../support/fixture_server.ts";
-import { openPolicy } from "../support/policy.ts";
+import type { FixtureRoute, FixtureServer } from "../support/fixture_server.ts";
+import { type Answer, startFetchApp } from "../support/fetch_app.ts";
 
 /** A running app and fixture server pair. */
 export interface Harness {
   fixture: FixtureServer;
   /** GET /inspect?url=<raw> (raw is sent encoded; null sends no `url` at all). */
-  inspect(rawUrl: string | null): Promise<{ status: number; body: Record<string, unknown> }>;
+  inspect(rawUrl: string | null): Promise<Answer>;
   close(): Promise<void>;
 }
 
-/** Starts a fixture server and the app over a policy (open, with `overrides`, by default). */
+/** Starts a fixture server and the app over a policy (open, with `policy`'s overrides, by default). */
 export function startHarness(
   policy: Partial<FetchPolicy> | FetchPolicy = {},
   routes: Record<string, FixtureRoute> = {},
 ): Harness {
-  const fixture = startFixtureServer(routes);
-  const full = "allowPrivate" in policy && "maxBytes" in policy && "timeoutMs" in policy
-    ? policy as FetchPolicy
-    : openPolicy(policy);
-  const app = createApp({ fetchPolicy: full }, { log: () => {} });
-  return {
-    fixture,
-    async inspect(rawUrl) {
-      const query = rawUrl === null ? "" : `?url=${encodeURIComponent(rawUrl)}`;
-      const res = await app.request(`/inspect${query}`);
-      assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
-      return { status: res.status, body: await res.json() };
-    },
-    close: () => fixture.close(),
-  };
+  const app = startFetchApp(createApp, "/inspect", policy, routes);
+  return { fixture: app.fixture, inspect: app.get, close: app.close };
 }
 
 /** Timing phases: a number of milliseconds (>= 0) becomes `{ms}`; null stays null. */

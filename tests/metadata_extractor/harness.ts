@@ -5,12 +5,8 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../functions/metadata-extractor/app.ts";
 import type { FetchPolicy } from "../../shared/safe_fetch.ts";
-import {
-  type FixtureRoute,
-  type FixtureServer,
-  startFixtureServer,
-} from "../support/fixture_server.ts";
-import { openPolicy } from "../support/policy.ts";
+import type { FixtureRoute, FixtureServer } from "../support/fixture_server.ts";
+import { type Answer, startFetchApp } from "../support/fetch_app.ts";
 
 /** Where the fixture pages live. */
 export const PAGES_DIR = new URL("../fixtures/pages/", import.meta.url);
@@ -28,31 +24,18 @@ export const SERVE_OPTIONS: Record<string, string> = {
 /** A running app and fixture server pair. */
 export interface Harness {
   fixture: FixtureServer;
-  /** GET /metadata?url=<raw> (raw is sent as given, encoded). */
-  metadata(rawUrl: string | null): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** GET /metadata?url=<raw> (raw is sent encoded; null sends no `url` at all). */
+  metadata(rawUrl: string | null): Promise<Answer>;
   close(): Promise<void>;
 }
 
-/** Starts a fixture server and the app over `policy` (open by default). */
+/** Starts a fixture server and the app over a policy (open, with `policy`'s overrides, by default). */
 export function startHarness(
   policy: Partial<FetchPolicy> | FetchPolicy = {},
   routes: Record<string, FixtureRoute> = {},
 ): Harness {
-  const fixture = startFixtureServer(routes);
-  const full = "allowPrivate" in policy && "maxBytes" in policy && "timeoutMs" in policy
-    ? policy as FetchPolicy
-    : openPolicy(policy);
-  const app = createApp({ fetchPolicy: full }, { log: () => {} });
-  return {
-    fixture,
-    async metadata(rawUrl) {
-      const query = rawUrl === null ? "" : `?url=${encodeURIComponent(rawUrl)}`;
-      const res = await app.request(`/metadata${query}`);
-      assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
-      return { status: res.status, body: await res.json() };
-    },
-    close: () => fixture.close(),
-  };
+  const app = startFetchApp(createApp, "/metadata", policy, routes);
+  return { fixture: app.fixture, metadata: app.get, close: app.close };
 }
 
 /** The fixture pages, sorted by name. */
