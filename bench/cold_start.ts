@@ -25,18 +25,7 @@ import {
   QUICK,
   stopChild,
 } from "./harness.ts";
-
-/** Every experiment, as functions/<slug>/. */
-export const SLUGS = [
-  "dependency-analyzer",
-  "metadata-extractor",
-  "devtools-inspector",
-  "ai-summary",
-  "repo-explainer",
-  "screenshot",
-  "link-shortener",
-  "object-storage",
-] as const;
+import { SLUGS } from "../scripts/experiments.ts";
 
 /** Measured rounds; each round starts every experiment once and a baseline next to each. */
 const ROUNDS = QUICK ? 3 : 7;

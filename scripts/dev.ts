@@ -2,18 +2,9 @@
  * `deno task dev`: runs all eight experiments at once with their embedded defaults, each
  * restarted on change (`--watch`), and prints a table of their URLs.
  */
-const EXPERIMENTS: [slug: string, port: number, route: string][] = [
-  ["dependency-analyzer", 8001, "/analyze?url=https://example.com"],
-  ["metadata-extractor", 8002, "/metadata?url=https://example.com"],
-  ["devtools-inspector", 8003, "/inspect?url=https://example.com"],
-  ["ai-summary", 8004, "/summary?url=https://example.com"],
-  ["repo-explainer", 8005, "/explain?url=https://github.com/denoland/deno"],
-  ["screenshot", 8006, "/screenshot?url=https://example.com"],
-  ["link-shortener", 8007, "/shorten (POST)"],
-  ["object-storage", 8008, "/object?key=hello.txt (PUT)"],
-];
+import { EXPERIMENTS } from "./experiments.ts";
 
-const children = EXPERIMENTS.map(([slug, port]) => {
+const children = EXPERIMENTS.map(({ slug, port }) => {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--watch", `functions/${slug}/main.ts`],
     env: {
@@ -30,7 +21,7 @@ const children = EXPERIMENTS.map(([slug, port]) => {
 
 console.log("\nEdge Utility Services (dev)\n");
 console.log("experiment            URL");
-for (const [slug, port, route] of EXPERIMENTS) {
+for (const { slug, port, example: route } of EXPERIMENTS) {
   console.log(`${slug.padEnd(21)} http://localhost:${port}/   e.g. ${route}`);
 }
 console.log("\nEach serves GET / (what it is), /openapi.json and /docs. Ctrl-C stops all.\n");

@@ -5,17 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { assertConfigError, startEntrypoint } from "./support/entrypoint.ts";
-
-const SLUGS = [
-  "dependency-analyzer",
-  "metadata-extractor",
-  "devtools-inspector",
-  "ai-summary",
-  "repo-explainer",
-  "screenshot",
-  "link-shortener",
-  "object-storage",
-];
+import { EXPERIMENTS, SLUGS } from "../scripts/experiments.ts";
 
 Deno.test("each experiment starts with embedded defaults and serves its root document", async () => {
   const dataDir = await Deno.makeTempDir();
@@ -46,4 +36,11 @@ Deno.test("each experiment starts with embedded defaults and serves its root doc
 
 Deno.test("a malformed environment value stops start-up with one line naming it", async () => {
   await assertConfigError("dependency-analyzer", { FETCH_TIMEOUT_MS: "soon" }, "FETCH_TIMEOUT_MS ");
+});
+
+Deno.test("each main.ts's default port is the one DESIGN.md and `deno task dev` give it", async () => {
+  for (const { slug, port } of EXPERIMENTS) {
+    const { DEFAULT_PORT } = await import(`../functions/${slug}/main.ts`);
+    assert.equal(DEFAULT_PORT, port, slug);
+  }
 });
