@@ -7,22 +7,18 @@ import {
   type ExperimentOptions,
   type RootInfo,
 } from "../../shared/app.ts";
+import { onFirstUse } from "../../shared/lazy.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { errorResponses, jsonContent } from "../../shared/openapi.ts";
 import { type FetchPolicy, safeFetch } from "../../shared/safe_fetch.ts";
 import { UrlQuery } from "../../shared/validation.ts";
 import { summaryMessages } from "./prompt.ts";
 
-let reader: Promise<typeof import("./page_text.ts")> | undefined;
-
 /**
  * The page reader (HTML parser, readable pass), loaded by the first `/summary` rather than
  * at start-up, where it would cost every cold start (bench/cold_start.ts).
  */
-function loadReader(): Promise<typeof import("./page_text.ts")> {
-  reader ??= import("./page_text.ts");
-  return reader;
-}
+const loadReader = onFirstUse(() => import("./page_text.ts"));
 
 /** The root information document. */
 export const ROOT: RootInfo = {

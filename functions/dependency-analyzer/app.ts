@@ -6,21 +6,17 @@ import {
   type ExperimentOptions,
   type RootInfo,
 } from "../../shared/app.ts";
+import { onFirstUse } from "../../shared/lazy.ts";
 import { errorResponses, jsonContent } from "../../shared/openapi.ts";
 import type { FetchPolicy } from "../../shared/safe_fetch.ts";
 import { UrlQuery } from "../../shared/validation.ts";
 import { AnalyzeResultSchema } from "./schema.ts";
 
-let analyzer: Promise<typeof import("./analyze.ts")> | undefined;
-
 /**
  * The analysis (HTML parser, selectors, detection rules), loaded by the first `/analyze`
  * rather than at start-up, where it would cost every cold start (bench/cold_start.ts).
  */
-function loadAnalyzer(): Promise<typeof import("./analyze.ts")> {
-  analyzer ??= import("./analyze.ts");
-  return analyzer;
-}
+const loadAnalyzer = onFirstUse(() => import("./analyze.ts"));
 
 /** The root information document. */
 export const ROOT: RootInfo = {

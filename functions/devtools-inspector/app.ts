@@ -6,17 +6,14 @@ import {
   type ExperimentOptions,
   type RootInfo,
 } from "../../shared/app.ts";
+import { onFirstUse } from "../../shared/lazy.ts";
 import { errorResponses, jsonContent } from "../../shared/openapi.ts";
 import type { FetchPolicy } from "../../shared/safe_fetch.ts";
 import { UrlQuery } from "../../shared/validation.ts";
 import { InspectResultSchema } from "./schema.ts";
 
-// The inspector (HTML parser, security table) loads on the first /inspect, not at start-up.
-let inspector: Promise<typeof import("./inspect.ts")> | undefined;
-function loadInspector(): Promise<typeof import("./inspect.ts")> {
-  inspector ??= import("./inspect.ts");
-  return inspector;
-}
+/** The inspector (HTML parser, security table), loaded by the first `/inspect`. */
+const loadInspector = onFirstUse(() => import("./inspect.ts"));
 
 /** The root information document. */
 export const ROOT: RootInfo = {

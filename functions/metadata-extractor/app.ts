@@ -6,21 +6,17 @@ import {
   type ExperimentOptions,
   type RootInfo,
 } from "../../shared/app.ts";
+import { onFirstUse } from "../../shared/lazy.ts";
 import { errorResponses, jsonContent } from "../../shared/openapi.ts";
 import { type FetchPolicy, safeFetch } from "../../shared/safe_fetch.ts";
 import { UrlQuery } from "../../shared/validation.ts";
 import { type MetadataResult, MetadataResultSchema } from "./schema.ts";
 
-let extractor: Promise<typeof import("./response.ts")> | undefined;
-
 /**
  * The extractor (HTML parser, entities, JSON-LD), loaded by the first `/metadata` rather
  * than at start-up, where it would cost every cold start (bench/cold_start.ts).
  */
-function loadExtractor(): Promise<typeof import("./response.ts")> {
-  extractor ??= import("./response.ts");
-  return extractor;
-}
+const loadExtractor = onFirstUse(() => import("./response.ts"));
 
 /** The root information document. */
 export const ROOT: RootInfo = {

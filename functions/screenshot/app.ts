@@ -6,6 +6,7 @@ import {
   type ExperimentOptions,
   type RootInfo,
 } from "../../shared/app.ts";
+import { onFirstUse } from "../../shared/lazy.ts";
 import { isPublicHost } from "../../shared/address.ts";
 import type { BrowserBinding } from "../../shared/browser.ts";
 import { ApiError } from "../../shared/errors.ts";
@@ -30,17 +31,12 @@ export interface Bindings {
   fetchPolicy: FetchPolicy;
 }
 
-let capturer: Promise<typeof import("./capture.ts")> | undefined;
-
 /**
  * The capture (with its policy proxy on node:http and node:net), loaded by the first
  * `/screenshot` rather than at start-up, where it would cost every cold start
  * (bench/cold_start.ts); the first capture also launches the browser, which dwarfs it.
  */
-function loadCapture(): Promise<typeof import("./capture.ts")> {
-  capturer ??= import("./capture.ts");
-  return capturer;
-}
+const loadCapture = onFirstUse(() => import("./capture.ts"));
 
 /** Options of the app: the shared ones plus the capture limits. */
 export interface AppOptions extends ExperimentOptions {
