@@ -181,3 +181,21 @@ export function rssBytes(pid: number): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
   return Number(status.match(/VmRSS:\s+(\d+) kB/)![1]) * 1024;
 }
+
+/** Samples a process's RSS every 20 ms while `work` runs; resolves with the peak (bytes). */
+export async function peakRss(pid: number, work: () => Promise<unknown>): Promise<number> {
+  let peak = rssBytes(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssBytes(pid));
+    } catch {
+      // the process is gone; `work` fails on its own
+    }
+  }, 20);
+  try {
+    await work();
+    return Math.max(peak, rssBytes(pid));
+  } finally {
+    clearInterval(timer);
+  }
+}

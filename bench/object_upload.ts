@@ -25,6 +25,7 @@ import {
   errorRow,
   formatNotes,
   formatTable,
+  peakRss,
   rssBytes,
   spawnServer,
 } from "./harness.ts";
@@ -179,20 +180,6 @@ async function put(
     } catch {
       // already closed
     }
-  }
-}
-
-/** Samples a process's RSS every 20 ms while `work` runs; resolves with the peak. */
-async function peakRss(pid: number, work: () => Promise<unknown>): Promise<number> {
-  let peak = rssBytes(pid);
-  const timer = setInterval(() => {
-    peak = Math.max(peak, rssBytes(pid));
-  }, 20);
-  try {
-    await work();
-    return Math.max(peak, rssBytes(pid));
-  } finally {
-    clearInterval(timer);
   }
 }
 

@@ -28,6 +28,7 @@ import {
   errorRow,
   formatNotes,
   formatTable,
+  peakRss,
   percentile,
   QUICK,
   rssBytes,
@@ -124,24 +125,6 @@ async function load(url: string, amount: number): Promise<number[]> {
     );
   }
   return samples;
-}
-
-/** Samples a process's RSS every 20 ms while `work` runs; resolves with the peak (bytes). */
-async function peakRss(pid: number, work: () => Promise<unknown>): Promise<number> {
-  let peak = rssBytes(pid);
-  const timer = setInterval(() => {
-    try {
-      peak = Math.max(peak, rssBytes(pid));
-    } catch {
-      // the process is gone; `work` fails on its own
-    }
-  }, 20);
-  try {
-    await work();
-    return Math.max(peak, rssBytes(pid));
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 /** A server under measurement and what was measured of it. */
