@@ -176,6 +176,18 @@ export async function stopChild(child: Deno.ChildProcess): Promise<void> {
   await child.stderr.cancel().catch(() => {});
 }
 
+/** User + system CPU seconds a process has used so far (Linux /proc); null where unreadable. */
+export function cpuSeconds(pid: number): number | null {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** Resident set size of a process (Linux /proc), in bytes. */
 export function rssBytes(pid: number): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);

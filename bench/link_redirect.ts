@@ -10,7 +10,7 @@
  * both alike. Run alone: `deno run -A bench/link_redirect.ts`.
  */
 import autocannon from "autocannon";
-import { type BenchRow, formatTable, percentile } from "./harness.ts";
+import { type BenchRow, cpuSeconds, formatTable, percentile } from "./harness.ts";
 
 /** Seconds of load per measured round. */
 const DURATION_S = 5;
@@ -32,8 +32,7 @@ const ROOT = new URL("../", import.meta.url);
 /** A server process on 127.0.0.1. */
 interface Served {
   origin: string;
-  /** CPU seconds the process has used so far (null where /proc is not readable). */
-  cpuSeconds(): number | null;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -61,18 +60,6 @@ async function waitUntilUp(origin: string, child: Deno.ChildProcess): Promise<vo
   throw new Error(`server at ${origin} did not start`);
 }
 
-/** User + system CPU time of a process from /proc (Linux), in seconds. */
-function processCpuSeconds(pid: number): number | null {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second).
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-
 /** Starts a Deno process serving on a free port; stdout and stderr go to /dev/null. */
 async function spawnServer(args: string[], env: Record<string, string> = {}): Promise<Served> {
   const port = freePort();
@@ -94,7 +81,7 @@ async function spawnServer(args: string[], env: Record<string, string> = {}): Pr
   }
   return {
     origin,
-    cpuSeconds: () => processCpuSeconds(child.pid),
+    pid: child.pid,
     stop: async () => {
       child.kill("SIGTERM");
       await child.status;
@@ -148,7 +135,7 @@ interface Run {
 async function load(server: Served, seconds: number, overallRate?: number): Promise<Run> {
   const origin = server.origin;
   const samples: number[] = [];
-  const cpuBefore = server.cpuSeconds();
+  const cpuBefore = cpuSeconds(server.pid);
   const tracker = autocannon({
     url: `${origin}/${CODE}`,
     connections: CONNECTIONS,
@@ -167,7 +154,7 @@ async function load(server: Served, seconds: number, overallRate?: number): Prom
       } 3xx, ${result.errors} errors`,
     );
   }
-  const cpuAfter = server.cpuSeconds();
+  const cpuAfter = cpuSeconds(server.pid);
   const cpuUs = cpuBefore === null || cpuAfter === null
     ? null
     : ((cpuAfter - cpuBefore) * 1e6) / total;

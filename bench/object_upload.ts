@@ -22,6 +22,7 @@ import { Upload } from "@aws-sdk/lib-storage";
 import { createS3Client, MIN_PART_SIZE, QUEUE_SIZE } from "../shared/bucket_s3.ts";
 import {
   type BenchRow,
+  cpuSeconds,
   errorRow,
   formatNotes,
   formatTable,
@@ -52,12 +53,6 @@ class UploadTimeout extends Error {
     super(`did not finish within ${ms / 1000} s`);
     this.name = "UploadTimeout";
   }
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc. */
-function cpuSeconds(pid: number): number {
-  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks (USER_HZ = 100)
 }
 
 /** Starts s3rver (this file with `--s3rver`) in a child process; its endpoint and a stop. */
@@ -273,7 +268,7 @@ export async function run(): Promise<BenchRow[]> {
     for (const name of order) {
       const size = name === "chunked" ? chunkedMib : mib;
       const before = Object.fromEntries(
-        Object.entries(pids).map(([k, p]) => [k, cpuSeconds(p)]),
+        Object.entries(pids).map(([k, p]) => [k, cpuSeconds(p) ?? NaN]),
       ) as Record<keyof typeof pids, number>;
       const started = performance.now();
       let peak;
@@ -289,7 +284,7 @@ export async function run(): Promise<BenchRow[]> {
       peaks[name] = Math.max(peaks[name], peak);
       const share = name === "chunked" ? 1 : rounds;
       for (const k of Object.keys(pids) as (keyof typeof pids)[]) {
-        cpu[name][k] += (cpuSeconds(pids[k]) - before[k]) / share;
+        cpu[name][k] += ((cpuSeconds(pids[k]) ?? NaN) - before[k]) / share;
       }
       await remove(name === "sdk" ? BUCKETS.raw : BUCKETS.service);
     }
