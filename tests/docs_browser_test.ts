@@ -8,69 +8,15 @@ import assert from "node:assert/strict";
 import type { Browser } from "puppeteer-core";
 import { analyzeRoute } from "../functions/dependency-analyzer/app.ts";
 import { chromiumTest, testBrowser } from "./screenshot/chromium.ts";
-
-const ROOT_DIR = new URL("../", import.meta.url);
+import { startEntrypoint } from "./support/entrypoint.ts";
 
 /** How long the page may take to render the reference. */
 const RENDER_TIMEOUT_MS = 20_000;
 
-/** A started experiment process. */
-interface Service {
-  origin: string;
-  stop(): Promise<void>;
-}
-
-/** Starts `functions/<slug>/main.ts` on a free loopback port; resolves once it listens. */
-async function startService(slug: string): Promise<Service> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `functions/${slug}/main.ts`],
-    cwd: ROOT_DIR,
-    env: { PORT: "0", HOST: "127.0.0.1", NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const stop = async () => {
-    try {
-      child.kill("SIGTERM");
-    } catch {
-      // already gone
-    }
-    await child.status;
-  };
-  // Deno.serve prints "Listening on http://127.0.0.1:<port>/" to stderr; then the request log.
-  const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 30_000));
-  try {
-    while (true) {
-      const next = await Promise.race([lines.read(), timeout]);
-      if (next === null || next.done) break;
-      seen += next.value;
-      const match = seen.match(/Listening on (http:\/\/127\.0\.0\.1:\d+)/);
-      if (match) {
-        // Keep draining stderr (the request log) so the child never blocks on a full pipe.
-        (async () => {
-          while (!(await lines.read()).done) { /* discard */ }
-        })().catch(() => {});
-        return { origin: match[1], stop };
-      }
-    }
-  } catch (err) {
-    await stop();
-    throw err;
-  } finally {
-    clearTimeout(timer);
-  }
-  await stop();
-  throw new Error(`${slug} did not start:\n${seen}`);
-}
-
 chromiumTest(
   "/docs renders the route list in headless Chromium, offline",
   async (_t, chromePath) => {
-    const service = await startService("dependency-analyzer");
+    const service = await startEntrypoint("dependency-analyzer");
     const binding = testBrowser(chromePath);
     try {
       const browser: Browser = await binding.get();
@@ -121,7 +67,7 @@ chromiumTest(
       }
     } finally {
       await binding.close();
-      await service.stop();
+      await service.stop("SIGTERM");
     }
   },
   { sanitizeOps: false, sanitizeResources: false },
