@@ -10,6 +10,7 @@ import type { InferenceClient } from "@huggingface/inference";
 import { ConfigError, type Env } from "./config.ts";
 import { ApiError } from "./errors.ts";
 import { extractiveSummary } from "./extractive_summary.ts";
+import { onFirstUse } from "./lazy.ts";
 
 /** One chat message, as OpenAI-compatible servers take it. */
 export interface ChatMessage {
@@ -160,11 +161,9 @@ export function inferenceAi(
 ): AI {
   // @huggingface/inference is loaded on the first call, not at start-up: the embedded
   // extractive default never needs it, and importing it costs cold start (bench/cold_start.ts).
-  let client: Promise<InferenceClient> | undefined;
-  const getClient = () =>
-    client ??= import("@huggingface/inference").then((m) =>
-      new m.InferenceClient(config.token ?? "")
-    );
+  const getClient = onFirstUse((): Promise<InferenceClient> =>
+    import("@huggingface/inference").then((m) => new m.InferenceClient(config.token ?? ""))
+  );
   const configured = config.kind === "hf"
     ? config.model
     : config.model ?? `openai-compatible (${new URL(config.baseUrl).host})`;

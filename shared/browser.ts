@@ -7,18 +7,14 @@
  */
 import type { Browser, PuppeteerNode } from "puppeteer-core";
 import { type Env } from "./config.ts";
-
-let puppeteerModule: Promise<PuppeteerNode> | undefined;
+import { onFirstUse } from "./lazy.ts";
 
 /**
  * puppeteer-core, loaded on the first launch or connect rather than at start-up: importing
  * it costs the service tens of milliseconds of cold start (bench/cold_start.ts) for a
  * browser that only the first capture needs.
  */
-function loadPuppeteer(): Promise<PuppeteerNode> {
-  puppeteerModule ??= import("puppeteer-core").then((m) => m.default);
-  return puppeteerModule;
-}
+const loadPuppeteer = onFirstUse(() => import("puppeteer-core").then((m) => m.default));
 
 /** How the binding reaches its browser. */
 export type BrowserMode = "connect" | "launch";

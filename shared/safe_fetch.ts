@@ -8,6 +8,7 @@ import type http from "node:http";
 import type { Duplex } from "node:stream";
 import { ApiError, type ErrorCode } from "./errors.ts";
 import { isIpLiteral, isPublicAddress, isPublicHost, normaliseHost } from "./address.ts";
+import { onFirstUse } from "./lazy.ts";
 import { parseUrlInput } from "./url_rule.ts";
 
 /** One resolved address, as `dns.lookup(..., {all: true})` returns it. */
@@ -112,8 +113,10 @@ function isAllowedOrigin(url: URL, policy: FetchPolicy): boolean {
   return policy.allowOrigins?.has(url.origin) ?? false;
 }
 
+const loadDns = onFirstUse(() => import("node:dns/promises"));
+
 const systemResolver: Resolver = async (hostname) => {
-  const { lookup } = await import("node:dns/promises");
+  const { lookup } = await loadDns();
   return (await lookup(hostname, { all: true, verbatim: true })) as ResolvedAddress[];
 };
 
@@ -124,18 +127,15 @@ interface NodeNet {
   zlib: typeof import("node:zlib");
 }
 
-let nodeNet: Promise<NodeNet> | undefined;
-
 /**
  * node:http, node:https and node:zlib, loaded by the first fetch rather than at start-up:
  * Deno's Node compatibility modules cost every experiment cold-start time
  * (bench/cold_start.ts), and `GET /` never fetches.
  */
-function loadNodeNet(): Promise<NodeNet> {
-  nodeNet ??= Promise.all([import("node:http"), import("node:https"), import("node:zlib")])
-    .then(([http, https, zlib]) => ({ http, https, zlib }));
-  return nodeNet;
-}
+const loadNodeNet = onFirstUse((): Promise<NodeNet> =>
+  Promise.all([import("node:http"), import("node:https"), import("node:zlib")])
+    .then(([http, https, zlib]) => ({ http, https, zlib }))
+);
 
 /**
  * Fetches `input` under `policy`. The URL input rule and the literal-host check run first
