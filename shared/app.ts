@@ -73,7 +73,12 @@ export function createExperimentApp(
   };
   // Not `app.doc31`: its failures would be a bare 500 outside the error contract, and the
   // regex-constrained path parameters must be plain OpenAPI templates.
-  app.get("/openapi.json", (c) => c.json(openapiPaths(app.getOpenAPI31Document(docConfig))));
+  // Built on the first request (every route is declared by then) and kept: it cannot change.
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  app.get("/openapi.json", (c) => {
+    document ??= openapiPaths(app.getOpenAPI31Document(docConfig));
+    return c.json(document);
+  });
   addDocs(app, info.name);
   return app;
 }
