@@ -1,5 +1,5 @@
 /**
- * Which HTML parser backs shared/html.ts: parse the largest real-world page of
+ * Which HTML parser backs shared/net/html.ts: parse the largest real-world page of
  * `htmlparser-benchmark` and collect what the experiments need (every element's name and
  * attributes, the title text), with each candidate, side by side in one run.
  */
@@ -79,7 +79,7 @@ interface ParserResult {
   corpus: number;
 }
 
-/** Measures every candidate (the first, htmlparser2, is the one shared/html.ts uses). */
+/** Measures every candidate (the first, htmlparser2, is the one shared/net/html.ts uses). */
 function measureAll(): ParserResult[] {
   return candidates.map((c) => ({
     name: c.name,

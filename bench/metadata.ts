@@ -8,7 +8,7 @@
 import { type BenchRow, formatTable, percentile } from "./harness.ts";
 import { extractMetadata } from "../functions/metadata-extractor/extract.ts";
 import type { PageMetadata } from "../functions/metadata-extractor/schema.ts";
-import { detectCharset } from "../shared/safe_fetch.ts";
+import { detectCharset } from "../shared/net/safe_fetch.ts";
 import { fileURLToPath } from "node:url";
 
 // metascraper's URL checks go through url-regex-safe, which tries the native `re2` addon (its

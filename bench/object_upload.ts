@@ -19,7 +19,7 @@
  */
 import { DeleteObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { createS3Client, MIN_PART_SIZE, QUEUE_SIZE } from "../shared/bucket_s3.ts";
+import { createS3Client, MIN_PART_SIZE, QUEUE_SIZE } from "../shared/bindings/bucket/s3.ts";
 import {
   type BenchRow,
   cpuSeconds,

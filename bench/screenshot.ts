@@ -10,8 +10,8 @@ import puppeteer, { type Browser } from "puppeteer-core";
 import { type BenchRow, formatTable, percentile } from "./harness.ts";
 import { createApp } from "../functions/screenshot/app.ts";
 import { DEFAULT_VIEWPORT, NAVIGATION_TIMEOUT_MS } from "../functions/screenshot/limits.ts";
-import { createBrowser, findChrome, LAUNCH_ARGS } from "../shared/browser.ts";
-import { DEFAULT_FETCH_POLICY } from "../shared/safe_fetch.ts";
+import { createBrowser, findChrome, LAUNCH_ARGS } from "../shared/bindings/browser/mod.ts";
+import { DEFAULT_FETCH_POLICY } from "../shared/net/safe_fetch.ts";
 import { startFixtureServer } from "../tests/support/fixture_server.ts";
 
 /** Warm captures per side. */

@@ -13,12 +13,12 @@ import { createApp as aiSummary } from "../functions/ai-summary/app.ts";
 import { createApp as repoExplainer } from "../functions/repo-explainer/app.ts";
 import { createApp as screenshot } from "../functions/screenshot/app.ts";
 import { createApp as objectStorage } from "../functions/object-storage/app.ts";
-import { extractiveAi } from "../shared/ai.ts";
-import { APP_WIDE_ERRORS, type ExperimentApp } from "../shared/app.ts";
-import type { BrowserBinding } from "../shared/browser.ts";
-import { ERROR_STATUS } from "../shared/errors.ts";
-import { linkApp } from "./link_shortener/app_fixture.ts";
-import { filesystemBackend } from "./object_storage/backends.ts";
+import { extractiveAi } from "../shared/bindings/ai/mod.ts";
+import { APP_WIDE_ERRORS, type ExperimentApp } from "../shared/contract/app.ts";
+import type { BrowserBinding } from "../shared/bindings/browser/mod.ts";
+import { ERROR_STATUS } from "../shared/contract/errors.ts";
+import { linkApp } from "./link-shortener/app_fixture.ts";
+import { filesystemBackend } from "./object-storage/backends.ts";
 import { openPolicy } from "./support/policy.ts";
 
 const quiet = { log: () => {} };

@@ -1,17 +1,22 @@
 /** The ai-summary experiment's app: `GET /summary?url=` summarises a page with the `AI` binding. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { type AI, generateSummary, NO_CONTENT_SUMMARY, truncateText } from "../../shared/ai.ts";
+import {
+  type AI,
+  generateSummary,
+  NO_CONTENT_SUMMARY,
+  truncateText,
+} from "../../shared/bindings/ai/mod.ts";
 import {
   createExperimentApp,
   type ExperimentApp,
   type ExperimentOptions,
   type RootInfo,
-} from "../../shared/app.ts";
-import { onFirstUse } from "../../shared/lazy.ts";
-import { ApiError } from "../../shared/errors.ts";
-import { errorResponses, jsonContent } from "../../shared/openapi.ts";
-import { type FetchPolicy, safeFetch } from "../../shared/safe_fetch.ts";
-import { UrlQuery } from "../../shared/validation.ts";
+} from "../../shared/contract/app.ts";
+import { onFirstUse } from "../../shared/contract/lazy.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
+import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
+import { type FetchPolicy, safeFetch } from "../../shared/net/safe_fetch.ts";
+import { UrlQuery } from "../../shared/contract/validation.ts";
 import { summaryMessages } from "./prompt.ts";
 
 /**

@@ -2,9 +2,9 @@
  * From a fetched page to the title and body text that go to the model: HTML through the
  * readable pass, plain text (and JSON, XML, markdown...) as it is, binary refused.
  */
-import { ApiError } from "../../shared/errors.ts";
-import { parseHtml } from "../../shared/html.ts";
-import type { FetchResult } from "../../shared/safe_fetch.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
+import { parseHtml } from "../../shared/net/html.ts";
+import type { FetchResult } from "../../shared/net/safe_fetch.ts";
 import { mainText, pageTitle } from "./readable.ts";
 
 /** What a page gives the summary. */

@@ -1,5 +1,5 @@
 /** The messages of a page summary (contract rule 4): one system message and one user message. */
-import type { ChatMessage } from "../../shared/ai.ts";
+import type { ChatMessage } from "../../shared/bindings/ai/mod.ts";
 
 /** The system instruction: a helpful assistant that summarises pages. */
 export const SUMMARY_SYSTEM_PROMPT =

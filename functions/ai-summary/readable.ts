@@ -15,7 +15,7 @@ import {
   select,
   selectFirst,
   text,
-} from "../../shared/html.ts";
+} from "../../shared/net/html.ts";
 
 /** Elements never read: code, media, page chrome and controls. */
 export const SKIPPED_TAGS: ReadonlySet<string> = new Set([

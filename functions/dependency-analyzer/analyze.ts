@@ -1,6 +1,6 @@
 /** `/analyze` end to end: fetch safely, decide what the body is, analyze it. */
-import { isApiError } from "../../shared/errors.ts";
-import { type FetchPolicy, type FetchResult, safeFetch } from "../../shared/safe_fetch.ts";
+import { isApiError } from "../../shared/contract/errors.ts";
+import { type FetchPolicy, type FetchResult, safeFetch } from "../../shared/net/safe_fetch.ts";
 import { classifyBody } from "./content.ts";
 import { analyzeManifest } from "./manifest.ts";
 import { analyzePage, type PageAnalysis } from "./page.ts";

@@ -2,8 +2,8 @@
  * What a fetched body is, for the analyzer: an HTML page, a JSON manifest, or something it
  * cannot analyze (binary, CSS, JavaScript, JSON of another shape), which is a PARSE_ERROR.
  */
-import { ApiError } from "../../shared/errors.ts";
-import type { FetchResult } from "../../shared/safe_fetch.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
+import type { FetchResult } from "../../shared/net/safe_fetch.ts";
 import { isObject } from "./import_map.ts";
 import { type ManifestFormat, manifestFormat } from "./manifest.ts";
 

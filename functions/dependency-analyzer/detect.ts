@@ -2,7 +2,7 @@
  * The detection engine: runs the rule table (rules.ts) over what a page exposes and folds
  * the matches into one entry per library and version. It knows nothing about any library.
  */
-import { type Document, parseHtml, selectFirst } from "../../shared/html.ts";
+import { type Document, parseHtml, selectFirst } from "../../shared/net/html.ts";
 import { ALIASES, type Rule, RULES } from "./rules.ts";
 import type { Evidence, Library } from "./schema.ts";
 

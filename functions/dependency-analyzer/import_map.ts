@@ -2,7 +2,7 @@
  * Import maps (`{"imports": {...}, "scopes": {...}}`), inline in a page or as a JSON file:
  * the flat list of mappings with every URL made absolute against the map's base URL.
  */
-import { resolveUrl } from "../../shared/html.ts";
+import { resolveUrl } from "../../shared/net/html.ts";
 
 /** One mapping, before host classification. */
 export interface RawImportMapEntry {

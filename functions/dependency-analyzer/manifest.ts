@@ -2,7 +2,7 @@
  * Package manifests: tells a package.json, a deno.json and an import map apart by name and
  * shape, and lists the dependencies each declares with their ranges.
  */
-import { resolveUrl } from "../../shared/html.ts";
+import { resolveUrl } from "../../shared/net/html.ts";
 import { identifyUrl } from "./detect.ts";
 import { importMapEntries, isObject, type RawImportMapEntry } from "./import_map.ts";
 import type { Dependency, ManifestResult } from "./schema.ts";

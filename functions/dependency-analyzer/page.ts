@@ -11,8 +11,8 @@ import {
   parseHtml,
   resolveUrl,
   select,
-} from "../../shared/html.ts";
-import { isThirdParty } from "../../shared/hosts.ts";
+} from "../../shared/net/html.ts";
+import { isThirdParty } from "../../shared/net/hosts.ts";
 import { detectLibraries } from "./detect.ts";
 import { importMapEntries } from "./import_map.ts";
 import type {

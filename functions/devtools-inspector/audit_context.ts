@@ -2,8 +2,8 @@
  * Everything a security check may look at, read once from the response: URLs, headers, cookies,
  * the parsed page with its `<meta>` equivalents, CSP and HSTS. Checks only read from it.
  */
-import { attr, type Document, documentBase, resolveUrl, select } from "../../shared/html.ts";
-import { isThirdParty } from "../../shared/hosts.ts";
+import { attr, type Document, documentBase, resolveUrl, select } from "../../shared/net/html.ts";
+import { isThirdParty } from "../../shared/net/hosts.ts";
 import { type CspPolicy, parseCsp } from "./csp.ts";
 import { type Hsts, HSTS_MIN_MAX_AGE, parseHsts } from "./hsts.ts";
 import type { CookieInfo } from "./schema.ts";

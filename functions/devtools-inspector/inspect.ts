@@ -1,6 +1,6 @@
 /** `/inspect` end to end: fetch safely, then describe the response the way DevTools would. */
-import { type FetchPolicy, type FetchResult, safeFetch } from "../../shared/safe_fetch.ts";
-import { type Document, parseHtml } from "../../shared/html.ts";
+import { type FetchPolicy, type FetchResult, safeFetch } from "../../shared/net/safe_fetch.ts";
+import { type Document, parseHtml } from "../../shared/net/html.ts";
 import { securityAudit } from "./audit.ts";
 import { bodyKind } from "./body_kind.ts";
 import { describeCaching } from "./caching.ts";

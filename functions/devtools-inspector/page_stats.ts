@@ -6,7 +6,7 @@ import {
   type Document,
   select,
   selectFirst,
-} from "../../shared/html.ts";
+} from "../../shared/net/html.ts";
 import { isTag, isText } from "domhandler";
 import type { PageStats } from "./schema.ts";
 import { runsAsScript } from "./script_kind.ts";

@@ -1,5 +1,5 @@
 /** Which `<script>` elements a browser runs (data blocks such as JSON-LD and import maps are not). */
-import type { Element } from "../../shared/html.ts";
+import type { Element } from "../../shared/net/html.ts";
 
 /** `type` values under which a `<script>` runs (HTML's JavaScript MIME types, and module). */
 const JS_TYPE =

@@ -1,5 +1,5 @@
 /** The safe fetch's timings (offsets from the start of the final request) as network-tab phases. */
-import type { FetchTimings } from "../../shared/safe_fetch.ts";
+import type { FetchTimings } from "../../shared/net/safe_fetch.ts";
 import type { TimingInfo } from "./schema.ts";
 
 const round = (ms: number) => Math.max(0, Math.round(ms * 100) / 100);

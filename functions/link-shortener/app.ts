@@ -9,11 +9,11 @@ import {
   type ExperimentApp,
   type ExperimentOptions,
   type RootInfo,
-} from "../../shared/app.ts";
-import type { Cache } from "../../shared/cache.ts";
-import { ApiError } from "../../shared/errors.ts";
-import { errorResponses, jsonContent } from "../../shared/openapi.ts";
-import { readJsonBody } from "../../shared/validation.ts";
+} from "../../shared/contract/app.ts";
+import type { Cache } from "../../shared/bindings/cache.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
+import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
+import { readJsonBody } from "../../shared/contract/validation.ts";
 import { isCodeShaped } from "./codes.ts";
 import { hotRedirect, isSyncReadable } from "./hot_path.ts";
 import { isExpired } from "./link.ts";

@@ -1,7 +1,7 @@
 /** The link-shortener's bindings from the environment (what main.ts serves). */
-import { cacheFromEnv } from "../../shared/cache.ts";
-import type { Env } from "../../shared/config.ts";
-import { dbConfigFromEnv, migrate, openDb } from "../../shared/db.ts";
+import { cacheFromEnv } from "../../shared/bindings/cache.ts";
+import type { Env } from "../../shared/contract/config.ts";
+import { dbConfigFromEnv, migrate, openDb } from "../../shared/bindings/db.ts";
 import { type Bindings, DEFAULT_CACHE_TTL_SECONDS } from "./app.ts";
 import { LINK_MIGRATIONS } from "./migrations.ts";
 

@@ -7,7 +7,7 @@
  * log line); anything else (a miss, another method, a caller's own `X-Request-Id`, a path
  * that needs decoding) goes through the router unchanged.
  */
-import type { Cache } from "../../shared/cache.ts";
+import type { Cache } from "../../shared/bindings/cache.ts";
 import { cacheKey } from "./resolve.ts";
 
 /** A cache that can answer a read synchronously (the in-memory LRU can). */
@@ -65,7 +65,7 @@ export function hotRedirect(
     const location = cache.getSync(cacheKey(path.slice(1)));
     if (location === null) return null;
     const requestId = crypto.randomUUID();
-    // The headers shared/middleware.ts sets on every response (a test compares this
+    // The headers shared/contract/middleware.ts sets on every response (a test compares this
     // response with the routed one, so the two cannot drift apart).
     const res = new Response(null, {
       status: 302,

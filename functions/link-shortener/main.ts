@@ -1,5 +1,5 @@
 /** Entrypoint of link-shortener: reads the environment, builds the bindings, serves the app. */
-import { serveExperiment } from "../../shared/serve.ts";
+import { serveExperiment } from "../../shared/contract/serve.ts";
 import { createApp } from "./app.ts";
 import { bindingsFromEnv } from "./config.ts";
 import { bufferedLog } from "./log_buffer.ts";

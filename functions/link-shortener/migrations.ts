@@ -1,5 +1,5 @@
 /** The link-shortener's schema, as versioned migrations (applied at start-up by `migrate`). */
-import type { Migration } from "../../shared/db.ts";
+import type { Migration } from "../../shared/bindings/db.ts";
 
 /**
  * Version 1: the links table. `code` is unique (the index, not a check-then-insert, decides

@@ -5,7 +5,7 @@
  * skips filling it, so a hanging cache costs one timeout, not two). Misses are not cached,
  * so a code works the moment it is created.
  */
-import type { Cache } from "../../shared/cache.ts";
+import type { Cache } from "../../shared/bindings/cache.ts";
 import { cacheTtlMs, isExpired } from "./link.ts";
 import type { LinkStore } from "./store.ts";
 

@@ -1,6 +1,6 @@
 /** Request and response schemas of the link-shortener routes (validation and OpenAPI alike). */
 import { z } from "@hono/zod-openapi";
-import { MESSAGES, urlInput } from "../../shared/validation.ts";
+import { MESSAGES, urlInput } from "../../shared/contract/validation.ts";
 import { CODE_PATTERN, isReservedCode } from "./codes.ts";
 
 /** Messages of the body rules beyond the contract's own. */

@@ -1,5 +1,5 @@
 /** Creating links: a custom code claimed through the unique index, or a generated one. */
-import { ApiError } from "../../shared/errors.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
 import { randomCode } from "./codes.ts";
 import type { LinkRecord } from "./link.ts";
 import { SHORTEN_MESSAGES } from "./schema.ts";

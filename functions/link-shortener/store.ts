@@ -3,7 +3,7 @@
  * DATABASE_ERROR with a generic message; the real error goes to the log.
  */
 import type { Client, InStatement, ResultSet, Row } from "@libsql/client";
-import { ApiError } from "../../shared/errors.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
 import type { LinkRecord } from "./link.ts";
 
 /** The message of every DATABASE_ERROR (the cause is logged, never sent). */

@@ -5,11 +5,11 @@ import {
   type ExperimentApp,
   type ExperimentOptions,
   type RootInfo,
-} from "../../shared/app.ts";
-import { onFirstUse } from "../../shared/lazy.ts";
-import { errorResponses, jsonContent } from "../../shared/openapi.ts";
-import { type FetchPolicy, safeFetch } from "../../shared/safe_fetch.ts";
-import { UrlQuery } from "../../shared/validation.ts";
+} from "../../shared/contract/app.ts";
+import { onFirstUse } from "../../shared/contract/lazy.ts";
+import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
+import { type FetchPolicy, safeFetch } from "../../shared/net/safe_fetch.ts";
+import { UrlQuery } from "../../shared/contract/validation.ts";
 import { type MetadataResult, MetadataResultSchema } from "./schema.ts";
 
 /**

@@ -3,7 +3,7 @@
  * the benchmark and tests call it directly). One parse, one walk (signals.ts), then each
  * normalised field takes the first usable source of its fallback list (fields.ts).
  */
-import { collapse, parseHtml, resolveUrl } from "../../shared/html.ts";
+import { collapse, parseHtml, resolveUrl } from "../../shared/net/html.ts";
 import {
   IMAGE_SOURCES,
   type ImageCandidate,

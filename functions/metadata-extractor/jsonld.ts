@@ -4,7 +4,7 @@
  * and follows `{"@id": ...}` references, so fields can ask "the first node with a headline".
  */
 import { decodeHTML } from "entities";
-import { resolveUrl } from "../../shared/html.ts";
+import { resolveUrl } from "../../shared/net/html.ts";
 
 /** A JSON-LD node (an object). */
 export type LdNode = Record<string, unknown>;

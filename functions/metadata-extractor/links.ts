@@ -2,7 +2,7 @@
  * What the page's `<link>` tags say: its icons and the best favicon, its feeds, its oEmbed
  * endpoint and its language alternates. All URLs resolved against the document base.
  */
-import { resolveUrl } from "../../shared/html.ts";
+import { resolveUrl } from "../../shared/net/html.ts";
 import type { Alternate, Feed, Icon, OEmbed } from "./schema.ts";
 import type { LinkTag } from "./signals.ts";
 

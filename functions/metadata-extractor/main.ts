@@ -1,6 +1,6 @@
 /** Entrypoint of metadata-extractor: reads the environment, builds the bindings, serves the app. */
-import { fetchPolicyFromEnv } from "../../shared/config.ts";
-import { serveExperiment } from "../../shared/serve.ts";
+import { fetchPolicyFromEnv } from "../../shared/contract/config.ts";
+import { serveExperiment } from "../../shared/contract/serve.ts";
 import { createApp } from "./app.ts";
 
 /** The local port of this experiment (DESIGN.md); `PORT` overrides it. */

@@ -3,8 +3,8 @@
  * and plain text get an honest result of their kind; anything else (an archive, a PDF, bytes
  * that claim to be HTML but are binary) is 502 PARSE_ERROR rather than a page of garbage.
  */
-import { ApiError } from "../../shared/errors.ts";
-import type { FetchResult } from "../../shared/safe_fetch.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
+import type { FetchResult } from "../../shared/net/safe_fetch.ts";
 import { emptyMetadata, extractMetadata } from "./extract.ts";
 import { imageSize, sniffImage } from "./image_size.ts";
 import type { PageMetadata } from "./schema.ts";

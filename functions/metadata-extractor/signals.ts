@@ -4,7 +4,13 @@
  * `<html lang>`, `<base href>`, the first `<title>` and `<h1>` and the first `rel=author` link.
  * The field table (fields.ts) then only looks values up; nothing walks the tree twice.
  */
-import { type AnyNode, type Document, type Element, resolveUrl, text } from "../../shared/html.ts";
+import {
+  type AnyNode,
+  type Document,
+  type Element,
+  resolveUrl,
+  text,
+} from "../../shared/net/html.ts";
 import { isTag } from "domhandler";
 
 /** One `<link>` tag with an href. */

@@ -3,7 +3,7 @@
  * property, with URL-valued properties made absolute; and the Open Graph images grouped with
  * the `og:image:*` properties that follow each of them (as the protocol defines).
  */
-import { resolveUrl } from "../../shared/html.ts";
+import { resolveUrl } from "../../shared/net/html.ts";
 import type { TagGroup } from "./schema.ts";
 import { OPEN_GRAPH_PREFIXES } from "./signals.ts";
 

@@ -9,11 +9,11 @@ import {
   type ExperimentApp,
   type ExperimentOptions,
   type RootInfo,
-} from "../../shared/app.ts";
-import { DEFAULT_CONTENT_TYPE, type ObjectBucket } from "../../shared/bucket.ts";
-import type { BucketBindings } from "../../shared/bucket_env.ts";
-import { encodeKeyPath, isValidKey } from "../../shared/bucket_key.ts";
-import { ApiError } from "../../shared/errors.ts";
+} from "../../shared/contract/app.ts";
+import { DEFAULT_CONTENT_TYPE, type ObjectBucket } from "../../shared/bindings/bucket/bucket.ts";
+import type { BucketBindings } from "../../shared/bindings/bucket/env.ts";
+import { encodeKeyPath, isValidKey } from "../../shared/bindings/bucket/key.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { serveObject } from "./serve_object.ts";
 import { storage, storageFailure } from "./storage_errors.ts";
@@ -36,7 +36,7 @@ export const ROOT: RootInfo = {
   usage: "PUT /object?key=<key>&public=<true|false>",
 };
 
-/** What this experiment needs from its environment (see shared/bucket_env.ts). */
+/** What this experiment needs from its environment (see shared/bindings/bucket/env.ts). */
 export type Bindings = BucketBindings;
 
 /** Creates the app over its bindings (pure: tests call `app.request()`). */

@@ -1,6 +1,6 @@
 /** Entrypoint of object-storage: reads the environment, builds the bindings, serves the app. */
-import { bucketsFromEnv } from "../../shared/bucket_env.ts";
-import { serveExperiment } from "../../shared/serve.ts";
+import { bucketsFromEnv } from "../../shared/bindings/bucket/env.ts";
+import { serveExperiment } from "../../shared/contract/serve.ts";
 import { createApp } from "./app.ts";
 
 /** The local port of this experiment (DESIGN.md); `PORT` overrides it. */

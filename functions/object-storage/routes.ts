@@ -3,9 +3,9 @@
  * and the responses each route documents in `/openapi.json`.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { isValidKey, isValidPrefix, MAX_KEY_BYTES } from "../../shared/bucket_key.ts";
-import { errorResponses, jsonContent } from "../../shared/openapi.ts";
-import { MESSAGES } from "../../shared/validation.ts";
+import { isValidKey, isValidPrefix, MAX_KEY_BYTES } from "../../shared/bindings/bucket/key.ts";
+import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
+import { MESSAGES } from "../../shared/contract/validation.ts";
 
 /** Messages of this experiment's 400s. */
 export const OBJECT_MESSAGES = {

@@ -9,8 +9,8 @@ import {
   type ObjectBucket,
   ObjectChangedError,
   type ObjectInfo,
-} from "../../shared/bucket.ts";
-import { ApiError } from "../../shared/errors.ts";
+} from "../../shared/bindings/bucket/bucket.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
 import { ifRangeHolds, noneMatchHits, parseRange, resolveRange } from "./conditions.ts";
 import { OBJECT_MESSAGES } from "./routes.ts";
 import { storage, storageFailure } from "./storage_errors.ts";

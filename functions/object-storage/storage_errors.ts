@@ -3,8 +3,8 @@
  * key"; anything else is 500 STORAGE_ERROR with a generic message, so that no endpoint,
  * bucket name or credential reaches the client. The details go to the log.
  */
-import { InvalidKeyError } from "../../shared/bucket.ts";
-import { ApiError, safeMessage } from "../../shared/errors.ts";
+import { InvalidKeyError } from "../../shared/bindings/bucket/bucket.ts";
+import { ApiError, safeMessage } from "../../shared/contract/errors.ts";
 import { OBJECT_MESSAGES } from "./routes.ts";
 
 /** The contract error for a failed bucket operation (logging the details of a real failure). */

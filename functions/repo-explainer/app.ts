@@ -1,16 +1,16 @@
 /** The repo-explainer experiment's app: `GET /explain?url=` explains a GitHub repository. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { type AI, generateSummary, NO_CONTENT_SUMMARY } from "../../shared/ai.ts";
+import { type AI, generateSummary, NO_CONTENT_SUMMARY } from "../../shared/bindings/ai/mod.ts";
 import {
   createExperimentApp,
   type ExperimentApp,
   type ExperimentOptions,
   type RootInfo,
-} from "../../shared/app.ts";
-import { ApiError } from "../../shared/errors.ts";
-import { errorResponses, jsonContent } from "../../shared/openapi.ts";
-import type { FetchPolicy } from "../../shared/safe_fetch.ts";
-import { UrlQuery } from "../../shared/validation.ts";
+} from "../../shared/contract/app.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
+import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
+import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
+import { UrlQuery } from "../../shared/contract/validation.ts";
 import { type GithubConfig, readRepository } from "./github_api.ts";
 import { parseGithubRepoUrl } from "./github_url.ts";
 import { explainMessages, explainUserMessage } from "./prompt.ts";

@@ -3,8 +3,8 @@
  * top-level listing and main manifest. `GITHUB_API_URL` is a configured, trusted API (not a
  * host a user named), so plain fetch is used, bounded in time and bytes.
  */
-import type { Env } from "../../shared/config.ts";
-import { ApiError } from "../../shared/errors.ts";
+import type { Env } from "../../shared/contract/config.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
 import type { RepoRef } from "./github_url.ts";
 
 /** `GITHUB_API_URL` when unset. */

@@ -1,7 +1,7 @@
 /** Entrypoint of repo-explainer: reads the environment, builds the bindings, serves the app. */
-import { aiFromEnv } from "../../shared/ai.ts";
-import { fetchPolicyFromEnv } from "../../shared/config.ts";
-import { serveExperiment } from "../../shared/serve.ts";
+import { aiFromEnv } from "../../shared/bindings/ai/mod.ts";
+import { fetchPolicyFromEnv } from "../../shared/contract/config.ts";
+import { serveExperiment } from "../../shared/contract/serve.ts";
 import { createApp } from "./app.ts";
 import { githubConfigFromEnv } from "./github_api.ts";
 

@@ -2,7 +2,11 @@
  * The messages of a repository explanation: a system message and one user message holding
  * the gathered text (metadata, top-level files, manifest, README), capped at 6000 characters.
  */
-import { type ChatMessage, MAX_MODEL_TEXT_CHARS, truncateText } from "../../shared/ai.ts";
+import {
+  type ChatMessage,
+  MAX_MODEL_TEXT_CHARS,
+  truncateText,
+} from "../../shared/bindings/ai/mod.ts";
 import type { RepoSnapshot } from "./github_api.ts";
 
 /** The system instruction: a helpful assistant that explains repositories. */

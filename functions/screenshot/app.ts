@@ -5,13 +5,13 @@ import {
   type ExperimentApp,
   type ExperimentOptions,
   type RootInfo,
-} from "../../shared/app.ts";
-import { onFirstUse } from "../../shared/lazy.ts";
-import { isPublicHost } from "../../shared/address.ts";
-import type { BrowserBinding } from "../../shared/browser.ts";
-import { ApiError } from "../../shared/errors.ts";
-import { errorResponses } from "../../shared/openapi.ts";
-import type { FetchPolicy } from "../../shared/safe_fetch.ts";
+} from "../../shared/contract/app.ts";
+import { onFirstUse } from "../../shared/contract/lazy.ts";
+import { isPublicHost } from "../../shared/net/address.ts";
+import type { BrowserBinding } from "../../shared/bindings/browser/mod.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
+import { errorResponses } from "../../shared/contract/openapi.ts";
+import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { DEFAULT_LIMITS, type ScreenshotLimits } from "./limits.ts";
 import { PageSlots } from "./page_slots.ts";
 import { PngSchema, ScreenshotQuery } from "./schema.ts";

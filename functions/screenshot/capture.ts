@@ -4,15 +4,15 @@
  * context and the proxy are closed on success and on failure (contract rule 6).
  */
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
-import { ApiError } from "../../shared/errors.ts";
-import { type BrowserBinding, BrowserUnavailableError } from "../../shared/browser.ts";
-import { normaliseHost } from "../../shared/address.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
+import { type BrowserBinding, BrowserUnavailableError } from "../../shared/bindings/browser/mod.ts";
+import { normaliseHost } from "../../shared/net/address.ts";
 import {
   type PolicyProxy,
   PROXY_ERROR_HEADER,
   startPolicyProxy,
-} from "../../shared/policy_proxy.ts";
-import type { FetchPolicy } from "../../shared/safe_fetch.ts";
+} from "../../shared/bindings/browser/policy_proxy.ts";
+import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import {
   DEFAULT_VIEWPORT,
   MAX_CAPTURE_DEVICE_PIXELS_HIGH,

@@ -1,5 +1,5 @@
 /** The screenshot experiment's named constants and the limits read from the environment. */
-import type { Env } from "../../shared/config.ts";
+import type { Env } from "../../shared/contract/config.ts";
 
 /** The viewport of a capture when the request names none (CSS pixels, scale 1). */
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800, deviceScaleFactor: 1 } as const;

@@ -1,7 +1,7 @@
 /** Entrypoint of screenshot: reads the environment, builds the bindings, serves the app. */
-import { browserFromEnv } from "../../shared/browser.ts";
-import { fetchPolicyFromEnv } from "../../shared/config.ts";
-import { serveExperiment } from "../../shared/serve.ts";
+import { browserFromEnv } from "../../shared/bindings/browser/mod.ts";
+import { fetchPolicyFromEnv } from "../../shared/contract/config.ts";
+import { serveExperiment } from "../../shared/contract/serve.ts";
 import { createApp } from "./app.ts";
 import { limitsFromEnv } from "./limits.ts";
 

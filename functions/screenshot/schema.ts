@@ -1,6 +1,6 @@
 /** The `/screenshot` request and response schemas. */
 import { z } from "@hono/zod-openapi";
-import { UrlQuery } from "../../shared/validation.ts";
+import { UrlQuery } from "../../shared/contract/validation.ts";
 import { RANGES } from "./limits.ts";
 
 /**

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { createApp, ROOT } from "../../functions/screenshot/app.ts";
 import { DEFAULT_LIMITS, limitsFromEnv } from "../../functions/screenshot/limits.ts";
-import { type BrowserBinding, createBrowser } from "../../shared/browser.ts";
-import { ConfigError, Env } from "../../shared/config.ts";
+import { type BrowserBinding, createBrowser } from "../../shared/bindings/browser/mod.ts";
+import { ConfigError, Env } from "../../shared/contract/config.ts";
 import { openPolicy } from "../support/policy.ts";
 import { assertConfigError } from "../support/entrypoint.ts";
 

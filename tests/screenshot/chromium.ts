@@ -2,7 +2,11 @@
  * Chromium for the screenshot tests: where it is, and `chromiumTest`, which runs a test when
  * Chromium is there, fails it in CI (`CI=true`) when it is not, and otherwise skips it loudly.
  */
-import { type BrowserBinding, createBrowser, findChrome } from "../../shared/browser.ts";
+import {
+  type BrowserBinding,
+  createBrowser,
+  findChrome,
+} from "../../shared/bindings/browser/mod.ts";
 
 /** `CHROME_PATH`, else the auto-detected Chromium, else null. */
 export const CHROME_PATH: string | null = Deno.env.get("CHROME_PATH") || findChrome();

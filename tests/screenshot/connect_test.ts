@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { createApp } from "../../functions/screenshot/app.ts";
-import { browserFromEnv } from "../../shared/browser.ts";
-import { Env } from "../../shared/config.ts";
+import { browserFromEnv } from "../../shared/bindings/browser/mod.ts";
+import { Env } from "../../shared/contract/config.ts";
 import { startFixtureServer } from "../support/fixture_server.ts";
 import { decodePng, rgb } from "../support/png.ts";
 import { guardedPolicy, openPolicy } from "../support/policy.ts";

@@ -4,7 +4,10 @@
  * reason, nothing refused reaches the target, and close() ends open tunnels.
  */
 import assert from "node:assert/strict";
-import { PROXY_ERROR_HEADER, startPolicyProxy } from "../../shared/policy_proxy.ts";
+import {
+  PROXY_ERROR_HEADER,
+  startPolicyProxy,
+} from "../../shared/bindings/browser/policy_proxy.ts";
 import { startFixtureServer } from "../support/fixture_server.ts";
 import { guardedPolicy, openPolicy } from "../support/policy.ts";
 

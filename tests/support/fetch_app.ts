@@ -4,7 +4,7 @@
  * of them must pass alike (invalid URL, private literal, refused connection).
  */
 import assert from "node:assert/strict";
-import type { FetchPolicy } from "../../shared/safe_fetch.ts";
+import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { type FixtureRoute, type FixtureServer, startFixtureServer } from "./fixture_server.ts";
 import { guardedPolicy, openPolicy } from "./policy.ts";
 

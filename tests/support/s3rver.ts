@@ -4,7 +4,7 @@
  */
 import type { S3Client } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
-import { createS3Client, S3Bucket, type S3Settings } from "../../shared/bucket_s3.ts";
+import { createS3Client, S3Bucket, type S3Settings } from "../../shared/bindings/bucket/s3.ts";
 
 /** A running s3rver. */
 export interface S3rverHandle {

@@ -1,0 +1,247 @@
+/**
+ * The S3 adapter of `BUCKET` / `PUBLIC_BUCKET`: any S3-compatible store (AWS S3, R2, MinIO,
+ * s3rver…) through `@aws-sdk/client-s3`. Uploads stream through shared/bucket_s3_upload.ts:
+ * one PutObject for a small body, a multipart upload over a few reused part buffers for a large
+ * one, aborted when anything fails so no parts are left behind.
+ */
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import {
+  DEFAULT_CONTENT_TYPE,
+  type GetOptions,
+  InvalidKeyError,
+  type ListOptions,
+  type ListPage,
+  type ObjectBucket,
+  ObjectChangedError,
+  type ObjectInfo,
+  type ObjectStream,
+  opaqueTag,
+  type PutOptions,
+} from "./bucket.ts";
+import { isValidKey } from "./key.ts";
+import { PartBufferPool, uploadStream } from "./s3_upload.ts";
+
+export { PartBufferPool };
+
+/** How to reach the store (from `S3_*` variables; see shared/bindings/bucket/env.ts). */
+export interface S3Settings {
+  /** Endpoint of an S3-compatible store; absent for AWS S3 itself. */
+  endpoint?: string;
+  region: string;
+  /** Absent: the SDK's default chain (AWS_* variables, instance role…). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** `http://host/bucket/key` rather than `http://bucket.host/key` (most compatible stores). */
+  forcePathStyle: boolean;
+  /** Attempts per request, retries included (SDK default 3). */
+  maxAttempts?: number;
+}
+
+/** Part size of multipart uploads: S3's minimum, so memory stays small. */
+export const MIN_PART_SIZE = 5 * 1024 * 1024;
+/** S3's limit on the parts of one upload. */
+const MAX_PARTS = 10_000;
+/**
+ * Parts in flight at once per upload (one of them still filling). An upload holds at most
+ * this many part buffers (20 MiB at the default part size), and a bucket keeps this many
+ * between uploads.
+ */
+export const QUEUE_SIZE = 4;
+/** HeadObject calls in flight at once when a listing collects content types. */
+const HEAD_CONCURRENCY = 8;
+
+/**
+ * A client set up for S3-compatible stores: checksums only where the API requires them (many
+ * stores, s3rver among them, reject the SDK's default CRC trailers) and a connect timeout so a
+ * store that is down fails fast.
+ */
+export function createS3Client(settings: S3Settings): S3Client {
+  return new S3Client({
+    endpoint: settings.endpoint,
+    region: settings.region,
+    credentials: settings.credentials,
+    forcePathStyle: settings.forcePathStyle,
+    maxAttempts: settings.maxAttempts,
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+    requestHandler: { connectionTimeout: 5_000 },
+  });
+}
+
+/** The part size of a bucket whose largest object is `maxObjectBytes`. */
+export function partSizeFor(maxObjectBytes = 0): number {
+  return Math.max(MIN_PART_SIZE, Math.ceil(maxObjectBytes / MAX_PARTS));
+}
+
+/** Options of an {@link S3Bucket}. */
+export interface S3BucketOptions {
+  client: S3Client;
+  /** The bucket name. */
+  bucket: string;
+  /** The largest object that will be uploaded; sizes the parts so 10,000 of them suffice. */
+  maxObjectBytes?: number;
+  /** Part buffers to share with other buckets (of the same part size); default, its own. */
+  pool?: PartBufferPool;
+}
+
+/** A bucket in an S3-compatible store. */
+export class S3Bucket implements ObjectBucket {
+  /** Which adapter this is. */
+  readonly kind = "s3" as const;
+  readonly #client: S3Client;
+  readonly #bucket: string;
+  readonly #partSize: number;
+  readonly #pool: PartBufferPool;
+
+  /** A bucket over a client (which the caller may share between buckets). */
+  constructor(options: S3BucketOptions) {
+    this.#client = options.client;
+    this.#bucket = options.bucket;
+    this.#partSize = partSizeFor(options.maxObjectBytes);
+    // One upload's worth of part buffers stays allocated between uploads.
+    this.#pool = options.pool?.size === this.#partSize
+      ? options.pool
+      : new PartBufferPool(this.#partSize, QUEUE_SIZE);
+  }
+
+  /** Streams the body up (shared/bucket_s3_upload.ts); a failed upload leaves no parts. */
+  async put(
+    key: string,
+    body: ReadableStream<Uint8Array>,
+    options: PutOptions,
+  ): Promise<ObjectInfo> {
+    checkKey(key);
+    const { etag, size } = await uploadStream(body, {
+      client: this.#client,
+      bucket: this.#bucket,
+      key,
+      contentType: options.contentType,
+      partSize: this.#partSize,
+      queueSize: QUEUE_SIZE,
+      maxParts: MAX_PARTS,
+      pool: this.#pool,
+    });
+    return { key, size, contentType: options.contentType, etag, uploaded: new Date() };
+  }
+
+  /** GetObject, with `Range` and `If-Match` when asked. */
+  async get(key: string, options: GetOptions = {}): Promise<ObjectStream | null> {
+    checkKey(key);
+    const { range, ifMatch } = options;
+    let out;
+    try {
+      out = await this.#client.send(
+        new GetObjectCommand({
+          Bucket: this.#bucket,
+          Key: key,
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+          IfMatch: ifMatch,
+        }),
+      );
+    } catch (err) {
+      if (isMissing(err)) return null;
+      if (statusOf(err) === 412) throw new ObjectChangedError();
+      throw err;
+    }
+    const body = out.Body?.transformToWebStream() as ReadableStream<Uint8Array> | undefined;
+    const etag = out.ETag ?? '""';
+    // Some stores ignore If-Match on GET; compare the tag that came back as well.
+    if (ifMatch && opaqueTag(ifMatch) !== opaqueTag(etag)) {
+      await body?.cancel();
+      throw new ObjectChangedError();
+    }
+    const total = out.ContentRange?.match(/\/(\d+)$/)?.[1];
+    const info: ObjectInfo = {
+      key,
+      size: total !== undefined ? Number(total) : out.ContentLength ?? 0,
+      contentType: out.ContentType || DEFAULT_CONTENT_TYPE,
+      etag,
+      uploaded: out.LastModified ?? new Date(0),
+    };
+    return { info, range, body: body ?? new ReadableStream({ start: (c) => c.close() }) };
+  }
+
+  /** HeadObject. */
+  async head(key: string): Promise<ObjectInfo | null> {
+    checkKey(key);
+    try {
+      const out = await this.#client.send(
+        new HeadObjectCommand({ Bucket: this.#bucket, Key: key }),
+      );
+      return {
+        key,
+        size: out.ContentLength ?? 0,
+        contentType: out.ContentType || DEFAULT_CONTENT_TYPE,
+        etag: out.ETag ?? '""',
+        uploaded: out.LastModified ?? new Date(0),
+      };
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  /** HeadObject then DeleteObject (S3's delete succeeds whether or not the key exists). */
+  async delete(key: string): Promise<boolean> {
+    if (!(await this.head(key))) return false;
+    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: key }));
+    return true;
+  }
+
+  /**
+   * ListObjects (version 1, with `Marker`: every S3-compatible store speaks it, and s3rver
+   * cannot mint version-2 continuation tokens under Deno), then HeadObject per listed key for
+   * its content type, which listings do not carry.
+   */
+  async list(options: ListOptions): Promise<ListPage> {
+    const out = await this.#client.send(
+      new ListObjectsCommand({
+        Bucket: this.#bucket,
+        Prefix: options.prefix || undefined,
+        Marker: options.after,
+        MaxKeys: options.limit,
+      }),
+    );
+    const keys = (out.Contents ?? []).map((o) => o.Key).filter((k): k is string => !!k);
+    const infos = await mapLimit(keys, HEAD_CONCURRENCY, (key) => this.head(key));
+    return {
+      // An object deleted between the listing and its HeadObject is left out.
+      objects: infos.filter((info): info is ObjectInfo => info !== null),
+      next: out.IsTruncated && keys.length > 0 ? keys[keys.length - 1] : null,
+    };
+  }
+}
+
+function checkKey(key: string): void {
+  if (!isValidKey(key)) throw new InvalidKeyError();
+}
+
+function statusOf(err: unknown): number | undefined {
+  return (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+}
+
+/** No such object (a missing bucket is a configuration fault, not a missing object). */
+function isMissing(err: unknown): boolean {
+  const name = (err as { name?: string })?.name;
+  if (name === "NoSuchBucket") return false;
+  return name === "NoSuchKey" || name === "NotFound" || statusOf(err) === 404;
+}
+
+/** `Promise.all(items.map(fn))` with at most `limit` calls in flight. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>) {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

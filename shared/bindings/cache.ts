@@ -1,0 +1,159 @@
+/**
+ * The `CACHE` binding: a key-value cache with per-entry time to live. The real adapter runs
+ * `@upstash/redis` over its REST API; the embedded default is a bounded in-memory LRU.
+ * A cache is an accelerator: callers treat every failure (including a timeout) as a miss.
+ */
+import { Redis } from "@upstash/redis";
+import { ConfigError, type Env } from "../contract/config.ts";
+
+/** Get / set with a time to live / delete. Every call may reject; none should hang. */
+export interface Cache {
+  /** The value under `key`, or null when absent or expired. */
+  get(key: string): Promise<string | null>;
+  /** Stores `value` under `key` for `ttlMs` milliseconds (at least 1). */
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Removes `key` (absent keys are fine). */
+  delete(key: string): Promise<void>;
+}
+
+/** Default bound of the in-memory cache (entries). */
+export const DEFAULT_MEMORY_ENTRIES = 10_000;
+
+/** Default time limit of one remote cache call (ms). */
+export const DEFAULT_CACHE_TIMEOUT_MS = 300;
+
+interface MemoryEntry {
+  value: string;
+  /** `performance.now()` after which the entry is gone. */
+  expires: number;
+}
+
+/**
+ * A bounded LRU in process memory: a `Map` keeps insertion order, so a hit re-inserts its
+ * entry at the end and an insert past the bound evicts the first (least recently used) one.
+ */
+export class MemoryCache implements Cache {
+  readonly #entries = new Map<string, MemoryEntry>();
+  readonly #maxEntries: number;
+  readonly #now: () => number;
+
+  /** `maxEntries` bounds memory; `now` is the clock in ms (tests pass a fake one). */
+  constructor(maxEntries = DEFAULT_MEMORY_ENTRIES, now: () => number = () => performance.now()) {
+    if (!Number.isInteger(maxEntries) || maxEntries < 1) {
+      throw new RangeError("maxEntries must be a positive integer");
+    }
+    this.#maxEntries = maxEntries;
+    this.#now = now;
+  }
+
+  /** Entries held now, expired ones included until they are touched or evicted. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The live value under `key`, refreshed as most recently used. */
+  getSync(key: string): string | null {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return null;
+    this.#entries.delete(key);
+    if (entry.expires <= this.#now()) return null;
+    this.#entries.set(key, entry);
+    return entry.value;
+  }
+
+  /** See {@link Cache.get}. */
+  get(key: string): Promise<string | null> {
+    return Promise.resolve(this.getSync(key));
+  }
+
+  /** See {@link Cache.set}. */
+  set(key: string, value: string, ttlMs: number): Promise<void> {
+    this.#entries.delete(key);
+    this.#entries.set(key, { value, expires: this.#now() + Math.max(1, ttlMs) });
+    if (this.#entries.size > this.#maxEntries) {
+      this.#entries.delete(this.#entries.keys().next().value!);
+    }
+    return Promise.resolve();
+  }
+
+  /** See {@link Cache.delete}. */
+  delete(key: string): Promise<void> {
+    this.#entries.delete(key);
+    return Promise.resolve();
+  }
+}
+
+/** Connection settings of {@link UpstashCache}. */
+export interface UpstashOptions {
+  /** REST URL of the database (`UPSTASH_REDIS_REST_URL`). */
+  url: string;
+  /** REST token (`UPSTASH_REDIS_REST_TOKEN`). */
+  token: string;
+  /** Time limit of one call, after which it rejects (default 300 ms). */
+  timeoutMs?: number;
+  /** Batch commands issued in the same tick into one `/pipeline` request (default true). */
+  autoPipelining?: boolean;
+}
+
+/**
+ * The cache on Upstash Redis through `@upstash/redis`. Set up to fail fast, because a
+ * cache that is down must cost a request little: no retries (the client's default is 5,
+ * with backoff), and every HTTP call aborts after `timeoutMs`. Values are stored and read
+ * as raw strings (no JSON (de)serialisation, so a URL never turns into another type).
+ */
+export class UpstashCache implements Cache {
+  /** The underlying client (tests inspect it; the app only uses the Cache methods). */
+  readonly redis: Redis;
+
+  /** Builds the client; makes no request until the first call. */
+  constructor(options: UpstashOptions) {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_CACHE_TIMEOUT_MS;
+    this.redis = new Redis({
+      url: options.url,
+      token: options.token,
+      // `retries: 0` is one attempt; `retry: false` would still be two.
+      retry: { retries: 0, backoff: () => 0 },
+      // A function, so each request gets a fresh deadline and an abort rejects: with a
+      // plain signal the client turns an abort into a successful "Aborted" result.
+      signal: () => AbortSignal.timeout(timeoutMs),
+      automaticDeserialization: false,
+      enableTelemetry: false,
+      enableAutoPipelining: options.autoPipelining ?? true,
+      // The read-your-writes token only matters for replicas; it costs a header per call.
+      readYourWrites: false,
+    });
+  }
+
+  /** See {@link Cache.get}. */
+  async get(key: string): Promise<string | null> {
+    const value = await this.redis.get<string>(key);
+    return value === null || value === undefined ? null : String(value);
+  }
+
+  /** See {@link Cache.set}: whole seconds go as `EX`, anything finer as `PX`. */
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    const ms = Math.max(1, Math.ceil(ttlMs));
+    if (ms % 1000 === 0) await this.redis.set(key, value, { ex: ms / 1000 });
+    else await this.redis.set(key, value, { px: ms });
+  }
+
+  /** See {@link Cache.delete}. */
+  async delete(key: string): Promise<void> {
+    await this.redis.del(key);
+  }
+}
+
+/**
+ * The `CACHE` binding from the environment: Upstash when `UPSTASH_REDIS_REST_URL` and
+ * `UPSTASH_REDIS_REST_TOKEN` are both set (`CACHE_TIMEOUT_MS` bounds each call), else the
+ * in-memory LRU (`CACHE_MAX_ENTRIES` bounds it). Throws ConfigError on a malformed value.
+ */
+export function cacheFromEnv(env: Env): Cache {
+  const timeoutMs = env.int("CACHE_TIMEOUT_MS", DEFAULT_CACHE_TIMEOUT_MS, 10, 60_000);
+  const maxEntries = env.int("CACHE_MAX_ENTRIES", DEFAULT_MEMORY_ENTRIES, 1, 10_000_000);
+  const pair = env.pair("UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN");
+  if (!pair) return new MemoryCache(maxEntries);
+  const url = env.url("UPSTASH_REDIS_REST_URL");
+  if (!url) throw new ConfigError("UPSTASH_REDIS_REST_URL must be an absolute URL");
+  return new UpstashCache({ url, token: pair[1], timeoutMs });
+}

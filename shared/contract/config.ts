@@ -1,0 +1,85 @@
+/**
+ * Environment parsing that fails fast: a malformed value stops start-up with one line that
+ * names the variable, instead of becoming a 500 later.
+ */
+import { DEFAULT_FETCH_POLICY, type FetchPolicy } from "../net/safe_fetch.ts";
+
+/** A bad configuration value; `message` is the one line printed at start-up. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** Typed readers over an environment (a plain record, so tests need no real environment). */
+export class Env {
+  constructor(private readonly vars: Record<string, string | undefined>) {}
+
+  /** The raw value, or `fallback` when unset or empty. */
+  string(name: string): string | undefined;
+  string(name: string, fallback: string): string;
+  string(name: string, fallback?: string): string | undefined {
+    const value = this.vars[name]?.trim();
+    return value ? value : fallback;
+  }
+
+  /** An integer within [min, max]. */
+  int(name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    }
+    return n;
+  }
+
+  /** `true`/`1`/`yes` or `false`/`0`/`no`. */
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.string(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (["true", "1", "yes"].includes(raw)) return true;
+    if (["false", "0", "no"].includes(raw)) return false;
+    throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  }
+
+  /** An absolute URL whose scheme is one of `schemes`. */
+  url(name: string, schemes: readonly string[] = ["http:", "https:"]): string | undefined {
+    const raw = this.string(name);
+    if (raw === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(`${name} must be an absolute URL, got "${raw.slice(0, 80)}"`);
+    }
+    if (!schemes.includes(url.protocol)) {
+      throw new ConfigError(`${name} must use ${schemes.join(" or ")}, got ${url.protocol}`);
+    }
+    return raw.replace(/\/+$/, "");
+  }
+
+  /** Both or neither of two variables that only make sense together. */
+  pair(a: string, b: string): [string, string] | undefined {
+    const va = this.string(a);
+    const vb = this.string(b);
+    if (!va && !vb) return undefined;
+    if (!va || !vb) throw new ConfigError(`${va ? b : a} must be set together with ${va ? a : b}`);
+    return [va, vb];
+  }
+}
+
+/** The process environment, read once. */
+export function processEnv(): Env {
+  return new Env(Deno.env.toObject());
+}
+
+/** The outbound fetch policy: `ALLOW_PRIVATE_NETWORKS`, `FETCH_TIMEOUT_MS`, `FETCH_MAX_BYTES`. */
+export function fetchPolicyFromEnv(env: Env): FetchPolicy {
+  return {
+    allowPrivate: env.bool("ALLOW_PRIVATE_NETWORKS", false),
+    timeoutMs: env.int("FETCH_TIMEOUT_MS", DEFAULT_FETCH_POLICY.timeoutMs, 100, 120_000),
+    maxBytes: env.int("FETCH_MAX_BYTES", DEFAULT_FETCH_POLICY.maxBytes, 1024, 100 * 1024 * 1024),
+  };
+}

@@ -1,0 +1,100 @@
+/** The detection engine: folding evidence, implied libraries, fallbacks, aliases. */
+import assert from "node:assert/strict";
+import {
+  canonicalName,
+  detectLibraries,
+  identifyUrl,
+} from "../../functions/dependency-analyzer/detect.ts";
+import { parseHtml } from "../../shared/net/html.ts";
+
+Deno.test("a CDN URL and its versioned file name fold into one library with both rules", () => {
+  const libs = detectLibraries({ urls: ["https://code.jquery.com/jquery-3.7.1.min.js"] });
+  assert.deepEqual(libs, [{
+    name: "jquery",
+    version: "3.7.1",
+    confidence: 100,
+    evidence: [
+      { rule: "cdn-code-jquery", value: "https://code.jquery.com/jquery-3.7.1.min.js" },
+      { rule: "versioned-file-name", value: "https://code.jquery.com/jquery-3.7.1.min.js" },
+    ],
+  }]);
+});
+
+Deno.test("two versions of one library are two entries; versionless evidence joins the first", () => {
+  const libs = detectLibraries({
+    urls: [
+      "https://cdn.jsdelivr.net/npm/vue@3.4.5/dist/vue.global.js",
+      "https://unpkg.com/vue@2.7.16/dist/vue.js",
+    ],
+    doc: parseHtml('<div id="app" data-v-app></div>'),
+  });
+  assert.deepEqual(libs.map((l) => [l.name, l.version, l.evidence.map((e) => e.rule)]), [
+    ["vue", "2.7.16", ["cdn-unpkg"]],
+    ["vue", "3.4.5", ["cdn-jsdelivr-npm", "vue-app-attr"]],
+  ]);
+});
+
+Deno.test("a rule reports only its first match as evidence", () => {
+  const libs = detectLibraries({
+    urls: ["https://x.test/_next/static/a.js", "https://x.test/_next/static/b.js"],
+  });
+  const next = libs.find((l) => l.name === "next")!;
+  assert.deepEqual(next.evidence, [
+    { rule: "nextjs-static-path", value: "https://x.test/_next/static/a.js" },
+  ]);
+  assert.equal(next.confidence, 75);
+});
+
+Deno.test("implied libraries inherit the implying library's confidence", () => {
+  const libs = detectLibraries({
+    urls: [],
+    html: "<script>window.__remixContext = {};</script>",
+  });
+  assert.deepEqual(libs, [
+    {
+      name: "@remix-run/react",
+      version: null,
+      confidence: 100,
+      evidence: [{ rule: "remix-context", value: "window.__remixContext" }],
+    },
+    {
+      name: "react",
+      version: null,
+      confidence: 100,
+      evidence: [{ rule: "implied", value: "@remix-run/react" }],
+    },
+  ]);
+});
+
+Deno.test("the catch-all generator rule speaks only for unknown generators", () => {
+  assert.deepEqual(
+    detectLibraries({ urls: [], generators: ["Hugo 0.121.1"] }).map((l) => [l.name, l.version]),
+    [["Hugo", "0.121.1"]],
+  );
+  assert.deepEqual(
+    detectLibraries({ urls: [], generators: ["Joomla! - Open Source Content Management"] })
+      .map((l) => [l.name, l.version, l.confidence]),
+    [["Joomla!", null, 50]],
+  );
+});
+
+Deno.test("nothing detected on a page with nothing in it", () => {
+  assert.deepEqual(detectLibraries({ urls: [], generators: [], doc: parseHtml(""), html: "" }), []);
+});
+
+Deno.test("names from URLs are lowercased and aliased; fixed names are kept", () => {
+  assert.equal(canonicalName("Chart.js", true), "chart.js");
+  assert.equal(canonicalName("lodash.js", true), "lodash");
+  assert.equal(canonicalName("twitter-bootstrap", true), "bootstrap");
+  assert.equal(canonicalName("WordPress", false), "WordPress");
+});
+
+Deno.test("identifyUrl prefers the most confident rule, then a versioned match", () => {
+  assert.deepEqual(identifyUrl("https://esm.sh/v135/@preact/signals@1.2.1/es2022/x.js"), {
+    name: "@preact/signals",
+    version: "1.2.1",
+    value: "https://esm.sh/v135/@preact/signals@1.2.1/es2022/x.js",
+  });
+  assert.equal(identifyUrl("https://example.com/js/jquery-3.6.0.min.js")?.version, "3.6.0");
+  assert.equal(identifyUrl("https://example.com/app.js"), null);
+});

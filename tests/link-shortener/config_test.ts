@@ -1,0 +1,75 @@
+/** The bindings main.ts builds from the environment, and start-up failures on bad values. */
+import assert from "node:assert/strict";
+import { MemoryCache, UpstashCache } from "../../shared/bindings/cache.ts";
+import { ConfigError, Env } from "../../shared/contract/config.ts";
+import { appliedVersions } from "../../shared/bindings/db.ts";
+import { bindingsFromEnv } from "../../functions/link-shortener/config.ts";
+import { assertConfigError } from "../support/entrypoint.ts";
+
+Deno.test("bindingsFromEnv: defaults create DATA_DIR/links.db, migrated, with the in-memory cache", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const b = await bindingsFromEnv(new Env({ DATA_DIR: `${dir}/data` }));
+    try {
+      assert.ok((await Deno.stat(`${dir}/data/links.db`)).isFile);
+      assert.deepEqual(await appliedVersions(b.db), [1]);
+      assert.ok(b.cache instanceof MemoryCache);
+      assert.equal(b.cacheTtlSeconds, 3600);
+      assert.equal(b.publicBaseUrl, undefined);
+    } finally {
+      b.db.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("bindingsFromEnv: DB_URL, Upstash, CACHE_TTL_SECONDS and PUBLIC_BASE_URL are read", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const b = await bindingsFromEnv(
+      new Env({
+        DB_URL: `file:${dir}/other.db`,
+        UPSTASH_REDIS_REST_URL: "http://127.0.0.1:1",
+        UPSTASH_REDIS_REST_TOKEN: "t",
+        CACHE_TTL_SECONDS: "90",
+        PUBLIC_BASE_URL: "https://go.example/",
+      }),
+    );
+    b.db.close();
+    assert.ok((await Deno.stat(`${dir}/other.db`)).isFile);
+    assert.ok(b.cache instanceof UpstashCache);
+    assert.equal(b.cacheTtlSeconds, 90);
+    assert.equal(b.publicBaseUrl, "https://go.example");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("bindingsFromEnv: a malformed value is a ConfigError naming it, before anything opens", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ CACHE_TTL_SECONDS: "soon" }, /^CACHE_TTL_SECONDS /],
+      [{ CACHE_TTL_SECONDS: "0" }, /^CACHE_TTL_SECONDS /],
+      [{ PUBLIC_BASE_URL: "go.example" }, /^PUBLIC_BASE_URL /],
+      [{ DB_URL: "postgres://h/db" }, /^DB_URL /],
+      [{ UPSTASH_REDIS_REST_URL: "https://x.upstash.io" }, /UPSTASH_REDIS_REST_TOKEN/],
+      [{ CACHE_TIMEOUT_MS: "-1" }, /^CACHE_TIMEOUT_MS /],
+    ];
+    for (const [vars, message] of cases) {
+      await assert.rejects(
+        bindingsFromEnv(new Env({ DATA_DIR: `${dir}/never`, ...vars })),
+        (err: Error) => err instanceof ConfigError && message.test(err.message),
+        JSON.stringify(vars),
+      );
+    }
+    await assert.rejects(Deno.stat(`${dir}/never`), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("main.ts: a malformed value stops start-up with one line naming it", async () => {
+  await assertConfigError("link-shortener", { CACHE_TTL_SECONDS: "forever" }, "CACHE_TTL_SECONDS ");
+});

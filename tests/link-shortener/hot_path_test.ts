@@ -1,0 +1,96 @@
+/**
+ * The hot path answers in-process cache hits before the router: its response and log line
+ * must be the routed ones, and everything it does not own must reach the router unchanged.
+ */
+import assert from "node:assert/strict";
+import { MemoryCache } from "../../shared/bindings/cache.ts";
+import { hotRedirect, isSyncReadable } from "../../functions/link-shortener/hot_path.ts";
+import { linkApp, ORIGIN, RecordingCache } from "./app_fixture.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+function headersOf(res: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  res.headers.forEach((value, name) => out[name] = name === "x-request-id" ? "<id>" : value);
+  return out;
+}
+
+Deno.test("a hot-path redirect has the routed redirect's status, headers and log line", async () => {
+  // The routed answer: a cache without a synchronous read never takes the hot path.
+  const routedCache = new RecordingCache();
+  assert.ok(!isSyncReadable(routedCache));
+  await using fx = await linkApp({ cache: routedCache });
+  await fx.shorten({ url: "https://example.com/a?b=c", code: "same" });
+  await (await fx.get("/same")).body?.cancel();
+  const routed = await fx.get("/same?utm=x");
+  assert.equal(routedCache.calls.at(-1)?.op, "get", "the routed answer was a cache hit too");
+
+  const cache = new MemoryCache();
+  await cache.set("link:same", "https://example.com/a?b=c", 60_000);
+  const lines: string[] = [];
+  const hot = hotRedirect(cache, (l) => lines.push(l))(new Request(`${ORIGIN}/same?utm=x`));
+  assert.ok(hot, "answered by the hot path");
+
+  assert.equal(hot.status, routed.status);
+  assert.deepEqual(headersOf(hot), headersOf(routed));
+  assert.match(hot.headers.get("x-request-id")!, UUID);
+  assert.equal(await hot.text(), await routed.text());
+
+  const routedLine = JSON.parse(fx.logs.at(-1)!);
+  const hotLine = JSON.parse(lines[0]);
+  assert.deepEqual(Object.keys(hotLine), Object.keys(routedLine));
+  for (const key of ["method", "path", "status", "code"]) {
+    assert.equal(hotLine[key], routedLine[key], key);
+  }
+  assert.equal(hotLine.requestId, hot.headers.get("x-request-id"));
+  assert.ok(Math.abs(Date.parse(hotLine.time) - Date.now()) < 5_000);
+  assert.equal(typeof hotLine.durationMs, "number");
+});
+
+Deno.test("the hot path leaves everything else to the router", async () => {
+  const cache = new MemoryCache();
+  await cache.set("link:code1", "https://example.com/", 60_000);
+  const hot = hotRedirect(cache, () => {});
+  const hit = hot(new Request(`${ORIGIN}/code1`, { method: "HEAD" }));
+  assert.equal(hit?.status, 302);
+  const passes: Request[] = [
+    new Request(`${ORIGIN}/code1`, { method: "POST", body: "{}" }),
+    new Request(`${ORIGIN}/code1`, { method: "OPTIONS" }),
+    new Request(`${ORIGIN}/code1`, { headers: { "x-request-id": "trace-1" } }),
+    new Request(`${ORIGIN}/missing`),
+    new Request(`${ORIGIN}/code1/`),
+    new Request(`${ORIGIN}/code1/info`),
+    new Request(`${ORIGIN}/%63ode1`),
+    new Request(`${ORIGIN}/`),
+    new Request(`${ORIGIN}/docs`),
+  ];
+  for (const req of passes) assert.equal(hot(req), null, `${req.method} ${req.url}`);
+});
+
+Deno.test("through the app: hits take the hot path, a caller's X-Request-Id is still echoed", async () => {
+  await using fx = await linkApp();
+  assert.ok(isSyncReadable(fx.cache));
+  await fx.shorten({ url: "https://example.com/", code: "traced" });
+  assert.equal((await fx.get("/traced")).status, 302, "miss: routed, fills the cache");
+  // With the row gone, only the cache can answer.
+  await fx.db.execute("DELETE FROM links");
+  const hit = await fx.get("/traced");
+  assert.equal(hit.status, 302);
+  assert.match(hit.headers.get("x-request-id")!, UUID);
+  const traced = await fx.app.request(`${ORIGIN}/traced`, {
+    headers: { "x-request-id": "trace-42" },
+  });
+  assert.equal(traced.status, 302);
+  assert.equal(traced.headers.get("x-request-id"), "trace-42");
+  assert.equal(traced.headers.get("location"), "https://example.com/");
+});
+
+Deno.test("the hot path never serves an entry past its TTL (so never past expiresAt)", async () => {
+  let clock = 0;
+  const cache = new MemoryCache(10, () => clock);
+  await cache.set("link:brief", "https://example.com/", 100);
+  const hot = hotRedirect(cache, () => {});
+  assert.equal(hot(new Request(`${ORIGIN}/brief`))?.status, 302);
+  clock = 100;
+  assert.equal(hot(new Request(`${ORIGIN}/brief`)), null);
+});

@@ -1,0 +1,133 @@
+/**
+ * The redirect path over the real `@upstash/redis` client (through UpstashCache) against the
+ * wire-format fake: read-through, population with a TTL, expiry of the cached pair, and the
+ * cache-down path (500 and hang), where the 302 still comes from libSQL within the timeout.
+ */
+import assert from "node:assert/strict";
+import { UpstashCache } from "../../shared/bindings/cache.ts";
+import { startUpstashFake, type UpstashFake } from "../support/upstash_fake.ts";
+import { type LinkApp, linkApp } from "./app_fixture.ts";
+
+const TIMEOUT_MS = 200;
+
+/** The app with UpstashCache on a fresh fake; both are closed afterwards. */
+async function withUpstashApp(
+  autoPipelining: boolean,
+  fn: (fx: LinkApp, fake: UpstashFake) => Promise<void>,
+): Promise<void> {
+  const fake = await startUpstashFake();
+  try {
+    const cache = new UpstashCache({
+      url: fake.url,
+      token: fake.token,
+      timeoutMs: TIMEOUT_MS,
+      autoPipelining,
+    });
+    await using fx = await linkApp({ cache, cacheTtlSeconds: 60 });
+    await fn(fx, fake);
+  } finally {
+    await fake.close();
+  }
+}
+
+async function create(fx: LinkApp, body: Record<string, unknown>): Promise<string> {
+  const res = await fx.shorten(body);
+  assert.equal(res.status, 201);
+  return (await res.json()).code;
+}
+
+for (const autoPipelining of [true, false]) {
+  const mode = autoPipelining ? "auto-pipelined" : "single commands";
+
+  Deno.test(`Upstash (${mode}): a miss reads libSQL and populates the cache with EX`, async () => {
+    await withUpstashApp(autoPipelining, async (fx, fake) => {
+      const code = await create(fx, { url: "https://example.com/target" });
+      assert.deepEqual(fake.commands, []);
+      const res = await fx.get(`/${code}`);
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get("location"), "https://example.com/target");
+      assert.deepEqual(fake.commands, [
+        ["GET", `link:${code}`],
+        ["SET", `link:${code}`, "https://example.com/target", "ex", "60"],
+      ]);
+      assert.ok(fake.pttl(`link:${code}`) > 59_000);
+      for (const req of fake.requests) {
+        assert.equal(req.path, autoPipelining ? "/pipeline" : "/");
+        assert.equal(req.encoding, "base64");
+      }
+    });
+  });
+
+  Deno.test(`Upstash (${mode}): a hit is served from the cache alone`, async () => {
+    await withUpstashApp(autoPipelining, async (fx, fake) => {
+      const code = await create(fx, { url: "https://example.com/target" });
+      assert.equal((await fx.get(`/${code}`)).status, 302);
+      // Another writer's value under a code libSQL never saw: the cache answers first.
+      fake.put("link:elsewhere", "https://example.org/from-cache");
+      await fx.db.execute("DELETE FROM links");
+      fake.clearLog();
+      const hit = await fx.get(`/${code}`);
+      assert.equal(hit.status, 302);
+      assert.equal(hit.headers.get("location"), "https://example.com/target");
+      const other = await fx.get("/elsewhere");
+      assert.equal(other.headers.get("location"), "https://example.org/from-cache");
+      assert.deepEqual(fake.commands, [["GET", `link:${code}`], ["GET", "link:elsewhere"]]);
+    });
+  });
+
+  Deno.test(`Upstash (${mode}): the TTL is bounded by expiresAt (PX) and the pair expires`, async () => {
+    await withUpstashApp(autoPipelining, async (fx, fake) => {
+      const expiresAt = new Date(Date.now() + 5_000).toISOString();
+      const code = await create(fx, { url: "https://example.com/soon", expiresAt });
+      assert.equal((await fx.get(`/${code}`)).status, 302);
+      const set = fake.commands.find((c) => c[0] === "SET")!;
+      assert.equal(set[3], "px");
+      const px = Number(set[4]);
+      assert.ok(px <= 5_000 && px > 3_000, `PX ${px}`);
+      // On the server's clock the pair expires with the link; the next lookup misses.
+      fake.advance(px);
+      fake.clearLog();
+      assert.equal((await fx.get(`/${code}`)).status, 302, "the link itself has not expired");
+      assert.deepEqual(fake.commands.map((c) => c[0]), ["GET", "SET"]);
+    });
+  });
+
+  Deno.test(`Upstash (${mode}): a 500 from the cache still redirects from libSQL`, async () => {
+    await withUpstashApp(autoPipelining, async (fx, fake) => {
+      const code = await create(fx, { url: "https://example.com/target" });
+      fake.mode = "error";
+      const res = await fx.get(`/${code}`);
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get("location"), "https://example.com/target");
+      const failures = fx.logs.map((l) => JSON.parse(l)).filter((l) => l.event === "cache_error");
+      assert.deepEqual(failures.map((f) => f.op), ["get"]);
+      assert.match(failures[0].message, /fake outage/);
+      assert.equal(fake.requests.length, 1, "one request, no retries, no write after it failed");
+      const missing = await fx.get("/nothere");
+      assert.equal(missing.status, 404);
+      await missing.body?.cancel();
+    });
+  });
+
+  Deno.test(`Upstash (${mode}): a hanging cache still redirects from libSQL within the timeout`, async () => {
+    await withUpstashApp(autoPipelining, async (fx, fake) => {
+      const code = await create(fx, { url: "https://example.com/target" });
+      fake.mode = "hang";
+      const started = performance.now();
+      const res = await fx.get(`/${code}`);
+      const elapsed = performance.now() - started;
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get("location"), "https://example.com/target");
+      // One timeout (the GET's); no retry, and no SET to a cache that just failed.
+      assert.ok(elapsed >= TIMEOUT_MS - 10 && elapsed < TIMEOUT_MS + 300, `took ${elapsed} ms`);
+      const failures = fx.logs.map((l) => JSON.parse(l)).filter((l) => l.event === "cache_error");
+      assert.deepEqual(failures.map((f) => f.op), ["get"]);
+      assert.equal(fake.requests.length, 1);
+      assert.match(failures[0].message, /TimeoutError/);
+      // Once the cache answers again it is used again.
+      fake.mode = "ok";
+      assert.equal((await fx.get(`/${code}`)).status, 302);
+      assert.equal(fake.pttl(`link:${code}`) > 0, true);
+    });
+  });
+}

@@ -1,0 +1,410 @@
+/**
+ * `GET /explain` end to end: a fake GitHub API and a fake OpenAI-compatible server on
+ * loopback, the real @huggingface/inference client through the `AI` binding.
+ */
+import assert from "node:assert/strict";
+import { createApp } from "../../functions/repo-explainer/app.ts";
+import { githubConfigFromEnv } from "../../functions/repo-explainer/github_api.ts";
+import { EXPLAIN_SYSTEM_PROMPT } from "../../functions/repo-explainer/prompt.ts";
+import { type AI, createAi, extractiveAi } from "../../shared/bindings/ai/mod.ts";
+import { ConfigError, Env } from "../../shared/contract/config.ts";
+import { type FakeRepo, type GithubMode, startGithubFake } from "../support/github_fake.ts";
+import { FAKE_MODEL, type FakeBehaviour, startOpenAiFake } from "../support/openai_fake.ts";
+import { openPolicy } from "../support/policy.ts";
+
+const PACKAGE_JSON = `{
+  "name": "rocket",
+  "version": "1.4.0",
+  "scripts": { "start": "node src/index.js", "test": "node --test" },
+  "dependencies": { "express": "^4.19.0" }
+}
+`;
+
+const README = `# Rocket
+
+![build](https://img.shields.io/badge/build-passing-green.svg)
+
+Rocket is a tiny web server that serves static sites with zero configuration.
+
+## Getting started
+
+Install the dependencies with npm install, then run npm start to serve the current folder.
+`;
+
+const ROCKET: FakeRepo = {
+  owner: "acme",
+  name: "rocket",
+  description: "A tiny static web server.",
+  language: "JavaScript",
+  stars: 1234,
+  topics: ["http", "static-site"],
+  license: { spdx_id: "MIT", name: "MIT License" },
+  defaultBranch: "main",
+  branches: ["dev"],
+  files: {
+    ".github": null,
+    "LICENSE": "MIT License ...",
+    "README.md": README,
+    "package.json": PACKAGE_JSON,
+    "src": null,
+  },
+  readme: README,
+};
+
+const NO_README: FakeRepo = {
+  owner: "acme",
+  name: "bare",
+  description: null,
+  language: "Go",
+  stars: 0,
+  license: { spdx_id: "NOASSERTION", name: "Other" },
+  files: { "go.mod": "module example.com/bare\n\ngo 1.22\n", "main.go": "package main\n" },
+};
+
+const EMPTY: FakeRepo = { owner: "acme", name: "empty", files: {} };
+
+const LONG: FakeRepo = {
+  owner: "acme",
+  name: "long",
+  description: "Long readme.",
+  files: { "README.md": "x" },
+  readme: "Long line of words. ".repeat(500), // 10,000 characters
+};
+
+const ROCKET_FACTS = {
+  repo: "acme/rocket",
+  description: "A tiny static web server.",
+  language: "JavaScript",
+  stars: 1234,
+  topics: ["http", "static-site"],
+  license: "MIT",
+  defaultBranch: "main",
+  files: [".github/", "LICENSE", "README.md", "package.json", "src/"],
+};
+
+interface Setup {
+  app: ReturnType<typeof createApp>;
+  github: ReturnType<typeof startGithubFake>;
+  model: ReturnType<typeof startOpenAiFake>;
+}
+
+async function withSetup(
+  fn: (ctx: Setup) => Promise<void>,
+  options: {
+    behaviour?: FakeBehaviour;
+    mode?: GithubMode;
+    token?: string;
+    ai?: AI;
+    fetchTimeoutMs?: number;
+  } = {},
+) {
+  const github = startGithubFake([ROCKET, NO_README, EMPTY, LONG], options.mode);
+  const model = startOpenAiFake(
+    options.behaviour ?? { kind: "reply", content: "It serves sites." },
+  );
+  const ai = options.ai ??
+    createAi({ kind: "openai-compatible", baseUrl: model.origin, model: "m", timeoutMs: 300 });
+  const app = createApp({
+    fetchPolicy: openPolicy({ timeoutMs: options.fetchTimeoutMs ?? 5_000 }),
+    ai,
+    github: { apiUrl: github.apiUrl, token: options.token },
+  }, { log: () => {} });
+  try {
+    await fn({ app, github, model });
+  } finally {
+    await model.close();
+    await github.close();
+  }
+}
+
+function explain(app: Setup["app"], url: string) {
+  return app.request(`/explain?url=${encodeURIComponent(url)}`);
+}
+
+Deno.test("explain: metadata, files and the model's summary; what the model and GitHub received", async () => {
+  await withSetup(async ({ app, github, model }) => {
+    const res = await explain(app, "https://github.com/acme/rocket");
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
+    assert.equal(res.headers.get("x-ai-model"), FAKE_MODEL);
+    assert.deepEqual(await res.json(), { ...ROCKET_FACTS, summary: "It serves sites." });
+
+    assert.deepEqual(github.requests.map((r) => r.path).sort(), [
+      "/repos/acme/rocket",
+      "/repos/acme/rocket/contents",
+      "/repos/acme/rocket/contents/package.json",
+      "/repos/acme/rocket/readme",
+    ]);
+    for (const r of github.requests) {
+      assert.equal(r.headers.get("authorization"), "Bearer ghp_test", "GITHUB_TOKEN is sent");
+      assert.equal(r.headers.get("x-github-api-version"), "2022-11-28");
+      assert.ok(r.headers.get("user-agent"));
+      assert.equal(r.ref, null, "no ref: the default branch");
+    }
+
+    assert.equal(model.requests.length, 1);
+    assert.deepEqual(model.requests[0].body?.messages, [
+      { role: "system", content: EXPLAIN_SYSTEM_PROMPT },
+      {
+        role: "user",
+        content: "Repository: acme/rocket\nDescription: A tiny static web server.\n" +
+          "Language: JavaScript\nTopics: http, static-site\nLicense: MIT\nStars: 1234\n\n" +
+          "Top-level files: .github/, LICENSE, README.md, package.json, src/\n\n" +
+          `Manifest (package.json):\n${PACKAGE_JSON.trim()}\n\nREADME:\n${README.trim()}`,
+      },
+    ]);
+  }, { token: "ghp_test" });
+});
+
+Deno.test("explain: no README still explains from metadata, files and manifest", async () => {
+  await withSetup(async ({ app, github, model }) => {
+    const res = await explain(app, "https://github.com/acme/bare");
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), {
+      repo: "acme/bare",
+      description: null,
+      language: "Go",
+      stars: 0,
+      topics: [],
+      license: "Other",
+      defaultBranch: "main",
+      files: ["go.mod", "main.go"],
+      summary: "It serves sites.",
+    });
+    const sent = model.requests[0].body?.messages?.[1].content ?? "";
+    assert.equal(
+      sent,
+      "Repository: acme/bare\nLanguage: Go\nLicense: Other\nStars: 0\n\n" +
+        "Top-level files: go.mod, main.go\n\nManifest (go.mod):\nmodule example.com/bare\n\ngo 1.22",
+    );
+    assert.ok(!sent.includes("README"));
+    assert.equal(github.requests[0].headers.get("authorization"), null, "no token, no header");
+  });
+});
+
+Deno.test('explain: an empty repository with no description is "No content.", model not called', async () => {
+  await withSetup(async ({ app, model }) => {
+    const res = await explain(app, "https://github.com/acme/empty");
+    assert.equal(res.status, 200);
+    const body = await res.json();
+    assert.equal(body.summary, "No content.");
+    assert.deepEqual(body.files, []);
+    assert.equal(res.headers.get("x-ai-model"), null);
+    assert.equal(model.requests.length, 0);
+  });
+});
+
+Deno.test("explain: the gathered text is capped at 6000 characters", async () => {
+  await withSetup(async ({ app, model }) => {
+    const res = await explain(app, "https://github.com/acme/long");
+    assert.equal(res.status, 200);
+    const sent = model.requests[0].body?.messages?.[1].content ?? "";
+    assert.equal(sent.length, 6000);
+    assert.ok(sent.startsWith("Repository: acme/long\nDescription: Long readme."));
+    assert.ok(sent.includes("README:\nLong line of words."));
+  });
+});
+
+Deno.test('explain: an empty or missing completion is "Unable to generate summary."', async () => {
+  await withSetup(async ({ app }) => {
+    const res = await explain(app, "https://github.com/acme/rocket");
+    assert.equal(res.status, 200);
+    assert.equal((await res.json()).summary, "Unable to generate summary.");
+  }, { behaviour: { kind: "empty" } });
+});
+
+Deno.test('explain: a missing repository is 404 NOT_FOUND "Repository not found"', async () => {
+  await withSetup(async ({ app, github, model }) => {
+    const res = await explain(app, "https://github.com/acme/nothing-here");
+    assert.equal(res.status, 404);
+    assert.deepEqual(await res.json(), { error: "Repository not found", code: "NOT_FOUND" });
+    assert.deepEqual(github.requests.map((r) => r.path), ["/repos/acme/nothing-here"]);
+    assert.equal(model.requests.length, 0);
+
+    const branch = await explain(app, "https://github.com/acme/rocket/tree/nope");
+    assert.equal(branch.status, 404);
+    assert.deepEqual(await branch.json(), { error: "Branch not found", code: "NOT_FOUND" });
+  });
+});
+
+Deno.test("explain: a GitHub rate limit (403 or 429) is 502 FETCH_OR_AI_ERROR", async () => {
+  await withSetup(async ({ app, github, model }) => {
+    const res = await explain(app, "https://github.com/acme/rocket");
+    assert.equal(res.status, 502);
+    assert.deepEqual(await res.json(), {
+      error: "GitHub API rate limit exceeded (resets at 2023-11-14T22:13:20.000Z)",
+      code: "FETCH_OR_AI_ERROR",
+    });
+    github.setMode("too-many-requests");
+    const many = await explain(app, "https://github.com/acme/rocket");
+    assert.equal(many.status, 502);
+    assert.deepEqual(await many.json(), {
+      error: "GitHub API rate limit exceeded",
+      code: "FETCH_OR_AI_ERROR",
+    });
+    github.setMode("error");
+    const broken = await explain(app, "https://github.com/acme/rocket");
+    assert.deepEqual(await broken.json(), {
+      error: "GitHub API responded HTTP 500: Server Error",
+      code: "FETCH_OR_AI_ERROR",
+    });
+    assert.equal(model.requests.length, 0);
+  }, { mode: "rate-limited" });
+});
+
+Deno.test("explain: a GitHub API that hangs or is down is 502 FETCH_OR_AI_ERROR", async () => {
+  await withSetup(async ({ app }) => {
+    const started = performance.now();
+    const res = await explain(app, "https://github.com/acme/rocket");
+    assert.ok(performance.now() - started < 3_000);
+    assert.equal(res.status, 502);
+    assert.deepEqual(await res.json(), {
+      error: "GitHub API timed out after 200 ms",
+      code: "FETCH_OR_AI_ERROR",
+    });
+  }, { mode: "hang", fetchTimeoutMs: 200 });
+
+  const down = startGithubFake([]);
+  const apiUrl = down.apiUrl;
+  await down.close();
+  const app = createApp({
+    fetchPolicy: openPolicy(),
+    ai: extractiveAi(),
+    github: { apiUrl },
+  }, { log: () => {} });
+  const res = await explain(app, "https://github.com/acme/rocket");
+  assert.equal(res.status, 502);
+  const body = await res.json();
+  assert.equal(body.code, "FETCH_OR_AI_ERROR");
+  assert.match(body.error, /^GitHub API request failed: /);
+});
+
+Deno.test("explain: a model 500 or hang is 502 FETCH_OR_AI_ERROR", async () => {
+  await withSetup(async ({ app, model }) => {
+    const res = await explain(app, "https://github.com/acme/rocket");
+    assert.equal(res.status, 502);
+    assert.deepEqual(await res.json(), {
+      error: "AI model request failed: HTTP 500: out of memory",
+      code: "FETCH_OR_AI_ERROR",
+    });
+    model.behave({ kind: "hang" });
+    const started = performance.now();
+    const hung = await explain(app, "https://github.com/acme/rocket");
+    assert.ok(performance.now() - started < 3_000);
+    assert.deepEqual(await hung.json(), {
+      error: "AI model timed out after 300 ms",
+      code: "FETCH_OR_AI_ERROR",
+    });
+  }, { behaviour: { kind: "status", status: 500, error: "out of memory" } });
+});
+
+Deno.test("explain: the URL forms that are accepted all read the same repository", async () => {
+  await withSetup(async ({ app, github }) => {
+    for (
+      const url of [
+        "https://github.com/acme/rocket",
+        "https://github.com/acme/rocket.git",
+        "https://github.com/acme/rocket/",
+        "http://github.com/acme/rocket",
+        "https://www.github.com/acme/rocket",
+        "https://github.com/acme/rocket/blob/main/src/index.js",
+        "https://github.com/ACME/Rocket?tab=readme-ov-file",
+      ]
+    ) {
+      github.requests.length = 0;
+      const res = await explain(app, url);
+      assert.equal(res.status, 200, url);
+      assert.equal((await res.json()).repo, "acme/rocket", url);
+      assert.ok(github.requests.every((r) => r.ref === null), url);
+    }
+    github.requests.length = 0;
+    const branch = await explain(app, "https://github.com/acme/rocket/tree/dev");
+    assert.equal(branch.status, 200);
+    assert.deepEqual(
+      github.requests.filter((r) => r.path !== "/repos/acme/rocket").map((r) => r.ref),
+      ["dev", "dev", "dev"],
+      "readme, contents and manifest read at the branch",
+    );
+  });
+});
+
+Deno.test("explain: other URLs are 400 INVALID_URL and GitHub is never asked", async () => {
+  await withSetup(async ({ app, github, model }) => {
+    for (
+      const url of [
+        "https://gitlab.com/acme/rocket",
+        "https://github.com/acme",
+        "https://github.com/",
+        "https://github.com/orgs/acme",
+        "https://gist.github.com/acme/rocket",
+        "https://example.com/acme/rocket",
+      ]
+    ) {
+      const res = await explain(app, url);
+      assert.equal(res.status, 400, url);
+      assert.deepEqual(await res.json(), {
+        error: "Not a GitHub repository URL",
+        code: "INVALID_URL",
+      });
+    }
+    for (
+      const query of [
+        "",
+        "?url=",
+        "?url=github.com%2Facme%2Frocket",
+        "?url=git%3A%2F%2Fgithub.com%2Fa%2Fb",
+      ]
+    ) {
+      const res = await app.request(`/explain${query}`);
+      assert.equal(res.status, 400, query);
+      assert.deepEqual(await res.json(), { error: "Missing or invalid url", code: "INVALID_URL" });
+    }
+    assert.equal(github.requests.length, 0);
+    assert.equal(model.requests.length, 0);
+  });
+});
+
+Deno.test("explain: the offline default explains from the description and README", async () => {
+  await withSetup(async ({ app, model }) => {
+    const res = await explain(app, "https://github.com/acme/rocket");
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("x-ai-model"), "extractive (offline)");
+    assert.equal(
+      (await res.json()).summary,
+      "A tiny static web server. " +
+        "Rocket is a tiny web server that serves static sites with zero configuration. " +
+        "Install the dependencies with npm install, then run npm start to serve the current folder.",
+    );
+    assert.equal(model.requests.length, 0);
+  }, { ai: extractiveAi() });
+});
+
+Deno.test("githubConfigFromEnv: the public API by default; a malformed URL is a ConfigError", () => {
+  assert.deepEqual(githubConfigFromEnv(new Env({})), {
+    apiUrl: "https://api.github.com",
+    token: undefined,
+  });
+  assert.deepEqual(
+    githubConfigFromEnv(new Env({ GITHUB_API_URL: "https://ghe.test/api/v3/", GITHUB_TOKEN: "t" })),
+    { apiUrl: "https://ghe.test/api/v3", token: "t" },
+  );
+  assert.throws(
+    () => githubConfigFromEnv(new Env({ GITHUB_API_URL: "api.github.com" })),
+    (err: unknown) => err instanceof ConfigError && /^GITHUB_API_URL/.test(err.message),
+  );
+});
+
+Deno.test("explain: the route is described in /openapi.json", async () => {
+  const app = createApp(
+    { fetchPolicy: openPolicy(), ai: extractiveAi(), github: { apiUrl: "http://127.0.0.1:9" } },
+    { log: () => {} },
+  );
+  const doc = await (await app.request("/openapi.json")).json();
+  const op = doc.paths["/explain"].get;
+  assert.equal(op.parameters[0].name, "url");
+  assert.match(
+    op.parameters[0].description ?? op.parameters[0].schema?.description ?? "",
+    /GitHub/,
+  );
+  for (const status of ["200", "400", "404", "502"]) assert.ok(op.responses[status], status);
+});

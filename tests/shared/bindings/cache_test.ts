@@ -1,0 +1,169 @@
+/**
+ * The CACHE binding: the in-memory LRU, and the Upstash adapter through the real
+ * `@upstash/redis` client against the wire-format fake (single commands and pipelines,
+ * base64 responses, TTLs, failures and hangs), and the choice between them from the env.
+ */
+import assert from "node:assert/strict";
+import {
+  type Cache,
+  cacheFromEnv,
+  MemoryCache,
+  UpstashCache,
+  type UpstashOptions,
+} from "../../../shared/bindings/cache.ts";
+import { ConfigError, Env } from "../../../shared/contract/config.ts";
+import { startUpstashFake, type UpstashFake } from "../../support/upstash_fake.ts";
+
+Deno.test("MemoryCache: get, set, delete, and entries expire on their TTL", async () => {
+  let clock = 1000;
+  const cache = new MemoryCache(10, () => clock);
+  assert.equal(await cache.get("a"), null);
+  await cache.set("a", "1", 500);
+  assert.equal(await cache.get("a"), "1");
+  clock += 499;
+  assert.equal(await cache.get("a"), "1");
+  clock += 1;
+  assert.equal(await cache.get("a"), null, "expired at its TTL");
+  assert.equal(cache.size, 0, "an expired entry is dropped when touched");
+  await cache.set("b", "2", 500);
+  await cache.delete("b");
+  assert.equal(await cache.get("b"), null);
+  await cache.delete("never-there");
+});
+
+Deno.test("MemoryCache: bounded, evicting the least recently used entry", async () => {
+  const cache = new MemoryCache(3, () => 0);
+  await cache.set("a", "1", 1000);
+  await cache.set("b", "2", 1000);
+  await cache.set("c", "3", 1000);
+  assert.equal(await cache.get("a"), "1", "a is now the most recently used");
+  await cache.set("d", "4", 1000);
+  assert.equal(cache.size, 3);
+  assert.equal(await cache.get("b"), null, "b was the least recently used");
+  assert.equal(await cache.get("a"), "1");
+  assert.equal(await cache.get("c"), "3");
+  assert.equal(await cache.get("d"), "4");
+  await cache.set("c", "33", 1000);
+  assert.equal(cache.size, 3, "overwriting does not grow the cache");
+  assert.equal(await cache.get("c"), "33");
+  assert.throws(() => new MemoryCache(0), RangeError);
+});
+
+/** Runs `fn` with a fresh fake and an UpstashCache on it; closes the fake afterwards. */
+async function withUpstash(
+  options: Partial<UpstashOptions>,
+  fn: (cache: UpstashCache, fake: UpstashFake) => Promise<void>,
+): Promise<void> {
+  const fake = await startUpstashFake();
+  try {
+    await fn(new UpstashCache({ url: fake.url, token: fake.token, ...options }), fake);
+  } finally {
+    await fake.close();
+  }
+}
+
+for (const autoPipelining of [false, true]) {
+  const path = autoPipelining ? "/pipeline" : "/";
+  const label = `UpstashCache (${autoPipelining ? "auto-pipelined" : "single commands"})`;
+
+  Deno.test(`${label}: round-trips strings verbatim over base64 responses`, async () => {
+    await withUpstash({ autoPipelining }, async (cache, fake) => {
+      const values = ["https://example.com/a?b=c#d", "123", '{"a":1}', "null", "héllo ✓ 日本"];
+      for (const [i, value] of values.entries()) {
+        await cache.set(`k${i}`, value, 60_000);
+        assert.equal(await cache.get(`k${i}`), value);
+      }
+      assert.equal(await cache.get("missing"), null);
+      assert.ok(fake.requests.length > 0);
+      for (const req of fake.requests) {
+        assert.equal(req.path, path);
+        assert.equal(req.encoding, "base64", "the client asks for base64 and decodes it");
+      }
+    });
+  });
+
+  Deno.test(`${label}: TTL goes as EX in whole seconds, else PX, and the value expires`, async () => {
+    await withUpstash({ autoPipelining }, async (cache, fake) => {
+      await cache.set("whole", "v", 60_000);
+      await cache.set("fine", "v", 1500);
+      assert.deepEqual(fake.commands, [
+        ["SET", "whole", "v", "ex", "60"],
+        ["SET", "fine", "v", "px", "1500"],
+      ]);
+      assert.ok(fake.pttl("whole") > 59_000 && fake.pttl("whole") <= 60_000);
+      fake.advance(1500);
+      assert.equal(await cache.get("fine"), null, "expired on the server's clock");
+      assert.equal(await cache.get("whole"), "v");
+      await cache.delete("whole");
+      assert.equal(await cache.get("whole"), null);
+      assert.deepEqual(fake.commands.slice(2).map((c) => c[0]), ["GET", "GET", "DEL", "GET"]);
+    });
+  });
+
+  Deno.test(`${label}: an HTTP 500 rejects after one request (no retries)`, async () => {
+    await withUpstash({ autoPipelining }, async (cache, fake) => {
+      fake.mode = "error";
+      await assert.rejects(cache.get("k"), /fake outage/);
+      await assert.rejects(cache.set("k", "v", 1000), /fake outage/);
+      assert.equal(fake.requests.length, 2);
+    });
+  });
+
+  Deno.test(`${label}: a hanging server rejects once the timeout passes`, async () => {
+    await withUpstash({ autoPipelining, timeoutMs: 150 }, async (cache, fake) => {
+      fake.mode = "hang";
+      const started = performance.now();
+      await assert.rejects(cache.get("k"), (err: Error) => err.name === "TimeoutError");
+      const elapsed = performance.now() - started;
+      assert.ok(elapsed >= 140 && elapsed < 1000, `rejected after ${elapsed} ms`);
+      assert.equal(fake.requests.length, 1, "not retried");
+      fake.mode = "ok";
+      await cache.set("k", "v", 1000);
+      assert.equal(await cache.get("k"), "v", "works again once the server answers");
+    });
+  });
+}
+
+Deno.test("UpstashCache: concurrent calls in one tick share one /pipeline request", async () => {
+  await withUpstash({}, async (cache, fake) => {
+    fake.put("a", "1");
+    fake.put("b", "2");
+    const got = await Promise.all([cache.get("a"), cache.get("b"), cache.get("c")]);
+    assert.deepEqual(got, ["1", "2", null]);
+    assert.equal(fake.requests.length, 1);
+    assert.deepEqual(fake.requests[0].commands, [["GET", "a"], ["GET", "b"], ["GET", "c"]]);
+  });
+});
+
+Deno.test("UpstashCache: a wrong token is refused by the server and rejects", async () => {
+  const fake = await startUpstashFake("right-token");
+  try {
+    const cache = new UpstashCache({ url: fake.url, token: "wrong-token" });
+    await assert.rejects(cache.get("k"), /Unauthorized/);
+    assert.deepEqual(fake.commands, [], "nothing ran");
+  } finally {
+    await fake.close();
+  }
+});
+
+Deno.test("cacheFromEnv: Upstash with both variables, LRU with neither, ConfigError otherwise", () => {
+  const make = (vars: Record<string, string>): Cache => cacheFromEnv(new Env(vars));
+  assert.ok(make({}) instanceof MemoryCache);
+  assert.ok(
+    make({
+      UPSTASH_REDIS_REST_URL: "https://eu1-x.upstash.io",
+      UPSTASH_REDIS_REST_TOKEN: "t",
+    }) instanceof UpstashCache,
+  );
+  const bad: Record<string, string>[] = [
+    { UPSTASH_REDIS_REST_URL: "https://eu1-x.upstash.io" },
+    { UPSTASH_REDIS_REST_TOKEN: "t" },
+    { UPSTASH_REDIS_REST_URL: "redis://eu1-x.upstash.io", UPSTASH_REDIS_REST_TOKEN: "t" },
+    { UPSTASH_REDIS_REST_URL: "not a url", UPSTASH_REDIS_REST_TOKEN: "t" },
+    { CACHE_TIMEOUT_MS: "fast" },
+    { CACHE_MAX_ENTRIES: "0" },
+  ];
+  for (const vars of bad) {
+    assert.throws(() => make(vars), ConfigError, JSON.stringify(vars));
+  }
+});

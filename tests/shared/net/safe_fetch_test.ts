@@ -1,0 +1,239 @@
+import assert from "node:assert/strict";
+import { ApiError } from "../../../shared/contract/errors.ts";
+import { safeFetch } from "../../../shared/net/safe_fetch.ts";
+import { startFixtureServer } from "../../support/fixture_server.ts";
+import { guardedPolicy, openPolicy } from "../../support/policy.ts";
+
+/** Runs `fn` and returns the ApiError it must throw. */
+async function failure(fn: () => Promise<unknown>): Promise<ApiError> {
+  try {
+    await fn();
+  } catch (err) {
+    assert.ok(err instanceof ApiError, `expected ApiError, got ${err}`);
+    return err;
+  }
+  assert.fail("expected the fetch to fail");
+}
+
+Deno.test("every loopback form is refused before any connection (400, zero hits)", async () => {
+  const fixture = startFixtureServer();
+  try {
+    const policy = guardedPolicy();
+    const hosts = [
+      "127.0.0.1",
+      "[::1]",
+      "2130706433",
+      "0x7f000001",
+      "0177.0.0.1",
+      "127.1",
+      "[::ffff:127.0.0.1]",
+      "[::ffff:7f00:1]",
+      "localhost",
+      "a.localhost",
+      "0.0.0.0",
+    ];
+    for (const host of hosts) {
+      const err = await failure(() =>
+        safeFetch(`http://${host}:${fixture.port}/shared/hello.html`, policy)
+      );
+      assert.equal(err.code, "INVALID_URL", host);
+      assert.equal(err.status, 400, host);
+    }
+    assert.equal(fixture.hits(), 0);
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("a name that resolves to loopback is refused at connect time (502, zero hits)", async () => {
+  const fixture = startFixtureServer();
+  try {
+    for (const answer of ["127.0.0.1", "10.0.0.7"]) {
+      const policy = guardedPolicy({ "public.test": answer });
+      const err = await failure(() =>
+        safeFetch(`http://public.test:${fixture.port}/shared/hello.html`, policy)
+      );
+      assert.equal(err.code, "FETCH_ERROR");
+      assert.equal(err.status, 502);
+      assert.match(err.message, /private or reserved/);
+    }
+    assert.equal(fixture.hits(), 0);
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("an answer mixing public and private addresses is refused whole", async () => {
+  const fixture = startFixtureServer();
+  try {
+    const policy = guardedPolicy({});
+    policy.resolve = () =>
+      Promise.resolve([{ address: "93.184.215.14", family: 4 }, {
+        address: "127.0.0.1",
+        family: 4,
+      }]);
+    const err = await failure(() => safeFetch(`http://mixed.test:${fixture.port}/`, policy));
+    assert.equal(err.code, "FETCH_ERROR");
+    assert.equal(fixture.hits(), 0);
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("a redirect from an allowed hop to a private server is refused (zero hits there)", async () => {
+  const first = startFixtureServer();
+  const second = startFixtureServer();
+  try {
+    const policy = guardedPolicy({ "evil.test": "127.0.0.1" }, [first.origin]);
+    for (const target of [second.url("/shared/hello.html"), `http://evil.test:${second.port}/`]) {
+      const url = first.url(`/redirect?to=${encodeURIComponent(target)}`);
+      const err = await failure(() => safeFetch(url, policy));
+      assert.equal(err.code, "FETCH_ERROR", target);
+    }
+    assert.equal(first.hits("/redirect"), 2);
+    assert.equal(second.hits(), 0);
+  } finally {
+    await first.close();
+    await second.close();
+  }
+});
+
+Deno.test("the fetch result: final URL, redirect chain, timings, headers, text", async () => {
+  const fixture = startFixtureServer();
+  try {
+    const target = fixture.url("/shared/hello.html");
+    const start = fixture.url(`/redirect?status=301&to=${encodeURIComponent(target)}`);
+    const res = await safeFetch(start, openPolicy());
+    assert.equal(res.url, start);
+    assert.equal(res.finalUrl, target);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.redirects, [{ url: start, status: 301, location: target }]);
+    assert.equal(res.contentType, "text/html");
+    assert.equal(res.charset, "utf-8");
+    assert.match(res.text, /<title>Hello<\/title>/);
+    assert.equal(res.remoteAddress, "127.0.0.1");
+    assert.equal(res.httpVersion, "1.1");
+    assert.ok(res.timings.total >= res.timings.ttfb && res.timings.ttfb >= 0);
+    assert.equal(res.timings.tls, null, "no TLS on http");
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("redirects: at most 5 are followed; other schemes are refused", async () => {
+  const fixture = startFixtureServer();
+  try {
+    let url = fixture.url("/shared/hello.html");
+    for (let i = 0; i < 5; i++) url = fixture.url(`/redirect?to=${encodeURIComponent(url)}`);
+    assert.equal((await safeFetch(url, openPolicy())).redirects.length, 5);
+    const six = fixture.url(`/redirect?to=${encodeURIComponent(url)}`);
+    assert.match((await failure(() => safeFetch(six, openPolicy()))).message, /Too many redirects/);
+    const ftp = fixture.url(`/redirect?to=${encodeURIComponent("file:///etc/passwd")}`);
+    assert.match((await failure(() => safeFetch(ftp, openPolicy()))).message, /unsupported scheme/);
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("an upstream error status is a result, not a failure", async () => {
+  const fixture = startFixtureServer();
+  try {
+    const res = await safeFetch(fixture.url("/missing.html"), openPolicy());
+    assert.equal(res.status, 404);
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("total timeout, byte cap and connection refused fail with FETCH_ERROR", async () => {
+  const fixture = startFixtureServer();
+  try {
+    const started = performance.now();
+    const slow = await failure(() =>
+      safeFetch(fixture.url("/stall?ms=5000"), openPolicy({ timeoutMs: 300 }))
+    );
+    assert.match(slow.message, /Timed out after 300 ms/);
+    assert.ok(performance.now() - started < 2000, "the timeout bounds the whole fetch");
+    const body = await failure(() =>
+      safeFetch(fixture.url("/slow-body?ms=5000"), openPolicy({ timeoutMs: 300 }))
+    );
+    assert.match(body.message, /Timed out/);
+    const huge = await failure(() =>
+      safeFetch(fixture.url("/huge?bytes=2000000"), openPolicy({ maxBytes: 100_000 }))
+    );
+    assert.match(huge.message, /exceeds 100000 bytes/);
+    const bomb = await failure(() =>
+      safeFetch(fixture.url("/huge?bytes=2000000&encoding=gzip"), openPolicy({ maxBytes: 100_000 }))
+    );
+    assert.match(bomb.message, /exceeds/, "the cap applies after decompression");
+    const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (closed.addr as Deno.NetAddr).port;
+    closed.close();
+    const refused = await failure(() => safeFetch(`http://127.0.0.1:${port}/`, openPolicy()));
+    assert.equal(refused.code, "FETCH_ERROR");
+    assert.match(refused.message, /Connection refused/);
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("gzip, br and deflate bodies are decoded", async () => {
+  const fixture = startFixtureServer();
+  try {
+    const plain = await safeFetch(fixture.url("/shared/hello.html"), openPolicy());
+    for (const encoding of ["gzip", "br", "deflate"]) {
+      const res = await safeFetch(
+        fixture.url(`/shared/hello.html?encoding=${encoding}`),
+        openPolicy(),
+      );
+      assert.equal(res.headers.get("content-encoding"), encoding);
+      assert.equal(res.text, plain.text, encoding);
+      assert.ok(res.encodedBytes > 0 && res.encodedBytes !== res.body.length);
+    }
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("a latin-1 page is decoded from the header or from <meta charset>", async () => {
+  const fixture = startFixtureServer();
+  try {
+    const viaHeader = await safeFetch(
+      fixture.url("/shared/latin1.html?type=text/html;charset=ISO-8859-1"),
+      openPolicy(),
+    );
+    const viaMeta = await safeFetch(
+      fixture.url("/shared/latin1.html?type=text/html"),
+      openPolicy(),
+    );
+    for (const res of [viaHeader, viaMeta]) {
+      assert.match(res.text, /<title>Café Münster<\/title>/);
+      assert.match(res.text, /Grüße aus Köln © 2026/);
+    }
+    assert.equal(viaMeta.charset, "iso-8859-1");
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("invalid input is refused before anything is fetched", async () => {
+  for (const value of [undefined, "", "not a url", "ftp://x", "javascript:alert(1)", "http://"]) {
+    const err = await failure(() => safeFetch(value, openPolicy()));
+    assert.equal(err.code, "INVALID_URL");
+    assert.equal(err.message, "Missing or invalid url");
+  }
+});
+
+Deno.test("a caller's error code carries every failure after validation", async () => {
+  const fixture = startFixtureServer();
+  try {
+    const err = await failure(() =>
+      safeFetch(fixture.url("/huge?bytes=200000"), openPolicy({ maxBytes: 1000 }), {
+        errorCode: "FETCH_OR_AI_ERROR",
+      })
+    );
+    assert.equal(err.code, "FETCH_OR_AI_ERROR");
+  } finally {
+    await fixture.close();
+  }
+});
