@@ -5,6 +5,7 @@
 import { ApiError } from "../../shared/contract/errors.ts";
 import { parseHtml } from "../../shared/net/html.ts";
 import type { FetchResult } from "../../shared/net/safe_fetch.ts";
+import { sniffKind } from "../../shared/net/sniff.ts";
 import { mainText, pageTitle } from "./readable.ts";
 
 /** What a page gives the summary. */
@@ -18,35 +19,11 @@ export interface PageText {
 /** How a body is read. */
 export type BodyKind = "html" | "text" | "binary";
 
-const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
-const TEXT_TYPES = new Set([
-  "application/json",
-  "application/xml",
-  "application/javascript",
-  "application/x-javascript",
-  "application/ecmascript",
-  "application/x-yaml",
-  "application/yaml",
-  "application/toml",
-]);
-
-/**
- * How to read a body: by its Content-Type, and when there is none, by sniffing (a NUL byte in
- * the first KiB means binary; a leading `<!doctype html`/`<html` means HTML).
- */
-export function bodyKind(contentType: string | null, body: Uint8Array): BodyKind {
-  if (contentType) {
-    if (HTML_TYPES.has(contentType)) return "html";
-    if (
-      contentType.startsWith("text/") || TEXT_TYPES.has(contentType) ||
-      contentType.endsWith("+json") || contentType.endsWith("+xml")
-    ) return "text";
-    return "binary";
-  }
-  const head = body.subarray(0, 1024);
-  if (head.includes(0)) return "binary";
-  const start = new TextDecoder().decode(head).trimStart().slice(0, 64).toLowerCase();
-  return start.startsWith("<!doctype html") || start.startsWith("<html") ? "html" : "text";
+/** How to read a body: HTML, text (JSON, XML, markdown... as they are), or binary (refused). */
+export function bodyKind(contentType: string | null, body: Uint8Array, charset?: string): BodyKind {
+  const kind = sniffKind(contentType, body, charset);
+  if (kind === "html") return "html";
+  return kind === "text" || kind === "json" ? "text" : "binary";
 }
 
 /**
@@ -54,7 +31,7 @@ export function bodyKind(contentType: string | null, body: Uint8Array): BodyKind
  * no text to summarise.
  */
 export function pageText(page: FetchResult): PageText {
-  const kind = bodyKind(page.contentType, page.body);
+  const kind = bodyKind(page.contentType, page.body, page.charset);
   if (kind === "binary") {
     throw new ApiError(
       "FETCH_OR_AI_ERROR",

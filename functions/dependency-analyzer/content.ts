@@ -4,6 +4,7 @@
  */
 import { ApiError } from "../../shared/contract/errors.ts";
 import type { FetchResult } from "../../shared/net/safe_fetch.ts";
+import { sniffKind } from "../../shared/net/sniff.ts";
 import { isObject } from "./import_map.ts";
 import { type ManifestFormat, manifestFormat } from "./manifest.ts";
 
@@ -15,17 +16,15 @@ export type BodyKind =
 const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 /** `application/json`, `text/json` and every `+json` type (`application/importmap+json`). */
 const JSON_TYPE = /^(?:application\/(?:[\w.-]+\+)?json|text\/json)$/;
-/** Types whose bodies are bytes, not text. */
-const BINARY_TYPE =
-  /^(?:image\/(?!svg\+xml$)|audio\/|video\/|font\/|application\/(?:octet-stream|pdf|zip|gzip|x-gzip|x-tar|x-bzip2|x-7z-compressed|x-rar-compressed|vnd\.rar|wasm|x-protobuf|protobuf|x-shockwave-flash|msword|vnd\.ms-|vnd\.openxmlformats-))/;
 /** Types that carry no declared format, where the body itself decides. */
 const UNTYPED = new Set(["text/plain", null]);
 
-/** True when the body is binary: by its type, or by NUL bytes near the start. */
+/** True when the body is bytes, not text: by its type checked against its first bytes. */
 export function isBinary(res: Pick<FetchResult, "contentType" | "charset" | "body">): boolean {
-  if (res.contentType && BINARY_TYPE.test(res.contentType)) return true;
-  if (res.charset.startsWith("utf-16")) return false; // NULs are normal in UTF-16 text
-  return res.body.subarray(0, 1024).includes(0);
+  // A declared octet-stream is bytes to the analyzer even when they look like text.
+  if (res.contentType === "application/octet-stream") return true;
+  const kind = sniffKind(res.contentType, res.body, res.charset);
+  return kind !== "html" && kind !== "json" && kind !== "text";
 }
 
 /**

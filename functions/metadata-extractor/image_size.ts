@@ -3,19 +3,12 @@
  * preview can say how big it is without decoding it. Unknown formats give null.
  */
 
+import { sniffImage } from "../../shared/net/sniff.ts";
+
 /** Width and height in pixels. */
 export interface ImageSize {
   width: number;
   height: number;
-}
-
-/** The image format its magic bytes name, or null. */
-export function sniffImage(b: Uint8Array): "png" | "gif" | "jpeg" | "webp" | null {
-  if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return "png";
-  if (b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38) return "gif";
-  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "jpeg";
-  if (ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WEBP") return "webp";
-  return null;
 }
 
 function ascii(b: Uint8Array, from: number, to: number): string {
