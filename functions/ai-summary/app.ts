@@ -15,6 +15,7 @@ import {
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
+import { MODEL_HEADER } from "../../shared/contract/middleware.ts";
 import { type FetchPolicy, safeFetch } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
 import { summaryMessages } from "./prompt.ts";
@@ -41,7 +42,6 @@ export interface Bindings {
 }
 
 /** The response header naming the model that answered (absent when it was not called). */
-export const MODEL_HEADER = "X-AI-Model";
 
 const SummarySchema = z.object({
   title: z.string().nullable().openapi({ description: "Page title; null when the page has none" }),

@@ -12,6 +12,7 @@ import {
 } from "../../shared/contract/app.ts";
 import type { Cache } from "../../shared/bindings/cache.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
+import { stderrSink } from "../../shared/contract/log.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { readJsonBody } from "../../shared/contract/validation.ts";
 import { isCodeShaped } from "./codes.ts";
@@ -102,8 +103,10 @@ const infoRoute = createRoute({
 
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
-  const log = options.log ?? ((line: string) => console.error(line));
-  const app = createExperimentApp(ROOT, { ...options, log });
+  const log = options.log ?? stderrSink;
+  // Cache hits of an in-process cache skip the router (see hot_path.ts); the rest is routed.
+  const preRoute = isSyncReadable(bindings.cache) ? hotRedirect(bindings.cache, log) : undefined;
+  const app = createExperimentApp(ROOT, { ...options, log, preRoute });
   const store = new LinkStore(bindings.db, log);
   const ttlMs = (bindings.cacheTtlSeconds ?? DEFAULT_CACHE_TTL_SECONDS) * 1000;
   const resolver = new LinkResolver(store, bindings.cache, ttlMs, log);
@@ -137,12 +140,5 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     if (link === null || isExpired(link)) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
     return c.json(link, 200);
   });
-
-  // Cache hits of an in-process cache skip the router (see hot_path.ts); the rest is routed.
-  if (isSyncReadable(bindings.cache)) {
-    const hot = hotRedirect(bindings.cache, log);
-    const routed = app.fetch;
-    app.fetch = (req, ...rest) => hot(req) ?? routed(req, ...rest);
-  }
   return app;
 }

@@ -8,6 +8,8 @@
  * that needs decoding) goes through the router unchanged.
  */
 import type { Cache } from "../../shared/bindings/cache.ts";
+import { logEvent, type LogSink } from "../../shared/contract/log.ts";
+import { CORS_HEADERS, elapsedMs, REQUEST_ID_HEADER } from "../../shared/contract/middleware.ts";
 import { cacheKey } from "./resolve.ts";
 
 /** A cache that can answer a read synchronously (the in-memory LRU can). */
@@ -24,21 +26,6 @@ export function isSyncReadable(cache: Cache): cache is SyncReadableCache {
 // Only paths that are a code as stored (no percent-escapes to decode, no trailing slash).
 const CODE_PATH = /^\/[A-Za-z0-9_-]{3,64}$/;
 
-const EXPOSE_HEADERS = "X-Request-Id, X-AI-Model, ETag";
-
-let lastMs = 0;
-let lastIso = "";
-
-/** `new Date().toISOString()`, formatted at most once per millisecond (it costs ~1 µs). */
-function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
-  return lastIso;
-}
-
 /** The path of a request URL (no query), without parsing the whole URL. */
 function pathOf(url: string): string {
   const start = url.indexOf("/", url.indexOf("://") + 3);
@@ -53,7 +40,7 @@ function pathOf(url: string): string {
  */
 export function hotRedirect(
   cache: SyncReadableCache,
-  log: (line: string) => void,
+  log: LogSink,
 ): (req: Request) => Response | null {
   return (req) => {
     const started = performance.now();
@@ -69,19 +56,11 @@ export function hotRedirect(
     // response with the routed one, so the two cannot drift apart).
     const res = new Response(null, {
       status: 302,
-      headers: {
-        location,
-        "access-control-allow-origin": "*",
-        "access-control-expose-headers": EXPOSE_HEADERS,
-        "X-Request-Id": requestId,
-      },
+      headers: { location, ...CORS_HEADERS, [REQUEST_ID_HEADER]: requestId },
     });
-    const durationMs = Math.round((performance.now() - started) * 100) / 100;
-    // The request-log line, written out: every value is from a known-safe alphabet (the
-    // path matched CODE_PATH, the id is a UUID), so nothing needs JSON escaping.
-    log(
-      `{"time":"${isoNow()}","requestId":"${requestId}","method":"${method}","path":"${path}",` +
-        `"status":302,"durationMs":${durationMs},"code":null}`,
+    logEvent(
+      { requestId, method, path, status: 302, durationMs: elapsedMs(started), code: null },
+      log,
     );
     return res;
   };

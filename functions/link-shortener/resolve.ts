@@ -6,6 +6,7 @@
  * so a code works the moment it is created.
  */
 import type { Cache } from "../../shared/bindings/cache.ts";
+import { errorText, logEvent } from "../../shared/contract/log.ts";
 import { cacheTtlMs, isExpired } from "./link.ts";
 import type { LinkStore } from "./store.ts";
 
@@ -60,13 +61,6 @@ export class LinkResolver {
   }
 
   #cacheFailed(op: string, code: string, err: unknown): void {
-    this.#log(JSON.stringify({
-      time: new Date().toISOString(),
-      level: "warn",
-      event: "cache_error",
-      op,
-      code,
-      message: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-    }));
+    logEvent({ level: "warn", event: "cache_error", op, code, message: errorText(err) }, this.#log);
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { Client, InStatement, ResultSet, Row } from "@libsql/client";
 import { ApiError } from "../../shared/contract/errors.ts";
+import { errorText, logEvent } from "../../shared/contract/log.ts";
 import type { LinkRecord } from "./link.ts";
 
 /** The message of every DATABASE_ERROR (the cause is logged, never sent). */
@@ -38,13 +39,7 @@ export class LinkStore {
     try {
       return await this.#db.execute(stmt);
     } catch (err) {
-      this.#log(JSON.stringify({
-        time: new Date().toISOString(),
-        level: "error",
-        event: "db_error",
-        op,
-        message: err instanceof Error ? err.message : String(err),
-      }));
+      logEvent({ level: "error", event: "db_error", op, message: errorText(err) }, this.#log);
       throw new ApiError("DATABASE_ERROR", DATABASE_ERROR_MESSAGE);
     }
   }

@@ -13,7 +13,7 @@ import {
 import { DEFAULT_CONTENT_TYPE, type ObjectBucket } from "../../shared/bindings/bucket/bucket.ts";
 import type { BucketBindings } from "../../shared/bindings/bucket/env.ts";
 import { encodeKeyPath, isValidKey } from "../../shared/bindings/bucket/key.ts";
-import { ApiError } from "../../shared/contract/errors.ts";
+import { ApiError, payloadTooLarge } from "../../shared/contract/errors.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { serveObject } from "./serve_object.ts";
 import { storage, storageFailure } from "./storage_errors.ts";
@@ -132,5 +132,5 @@ function publicKey(c: Context): string {
 }
 
 function tooLarge(max: number): ApiError {
-  return new ApiError("INVALID_INPUT", `Object exceeds the limit of ${max} bytes`, 413);
+  return payloadTooLarge("Object", max);
 }

@@ -5,6 +5,7 @@
  */
 import { InvalidKeyError } from "../../shared/bindings/bucket/bucket.ts";
 import { ApiError, safeMessage } from "../../shared/contract/errors.ts";
+import { errorText, logEvent } from "../../shared/contract/log.ts";
 import { OBJECT_MESSAGES } from "./routes.ts";
 
 /** The contract error for a failed bucket operation (logging the details of a real failure). */
@@ -13,9 +14,7 @@ export function storageFailure(err: unknown): ApiError {
   if (err instanceof InvalidKeyError) {
     return new ApiError("INVALID_INPUT", OBJECT_MESSAGES.invalidKey);
   }
-  console.error(
-    `object storage failure: ${err instanceof Error ? err.name : "error"}: ${safeMessage(err)}`,
-  );
+  logEvent({ level: "error", event: "storage_error", message: safeMessage(errorText(err)) });
   return new ApiError("STORAGE_ERROR", OBJECT_MESSAGES.storage);
 }
 

@@ -9,6 +9,7 @@ import {
 } from "../../shared/contract/app.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
+import { MODEL_HEADER } from "../../shared/contract/middleware.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
 import { type GithubConfig, readRepository } from "./github_api.ts";
@@ -34,7 +35,6 @@ export interface Bindings {
 }
 
 /** The response header naming the model that answered (absent when it was not called). */
-export const MODEL_HEADER = "X-AI-Model";
 
 /** The message of a URL that is valid but names no GitHub repository. */
 export const NOT_A_REPO = "Not a GitHub repository URL";

@@ -5,6 +5,7 @@
  */
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { ApiError } from "../../shared/contract/errors.ts";
+import { errorText, logEvent } from "../../shared/contract/log.ts";
 import { type BrowserBinding, BrowserUnavailableError } from "../../shared/bindings/browser/mod.ts";
 import { normaliseHost } from "../../shared/net/address.ts";
 import {
@@ -81,7 +82,7 @@ export async function capture(request: CaptureRequest, deps: CaptureDeps): Promi
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (!browser.connected) throw screenshotError("Browser disconnected during the capture");
-    console.error("screenshot: capture failed:", err);
+    logEvent({ level: "error", event: "capture_failed", message: errorText(err) });
     throw screenshotError("Browser rendering failed");
   } finally {
     state.finished = true;

@@ -6,6 +6,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { notFound, onError } from "./errors.ts";
 import { jsonCharset, openCors, requestLog, type SharedVariables } from "./middleware.ts";
+import type { LogSink } from "./log.ts";
 import { validationHook } from "./validation.ts";
 import { ErrorBodySchema, jsonContent, openapiPaths } from "./openapi.ts";
 import { addDocs } from "./docs.ts";
@@ -39,8 +40,14 @@ export const APP_WIDE_ERRORS = "\n\nEvery error is JSON `{error, code}` (see Err
 
 /** Options of the app shell. */
 export interface ExperimentOptions {
-  /** Where the request log lines go (default stderr). */
-  log?: (line: string) => void;
+  /** Where the log lines go (default stderr). */
+  log?: LogSink;
+  /**
+   * Answers a request before the router, or returns null to route it. For a hot path that
+   * must skip the middleware chain (the shortener's cached redirect); it must answer exactly
+   * as the routed request would (headers and log line included).
+   */
+  preRoute?: (req: Request) => Response | null;
 }
 
 /** Creates an experiment's app with everything but its own routes. */
@@ -80,5 +87,10 @@ export function createExperimentApp(
     return c.json(document);
   });
   addDocs(app, info.name);
+  const { preRoute } = options;
+  if (preRoute) {
+    const routed = app.fetch;
+    app.fetch = (req, ...rest) => preRoute(req) ?? routed(req, ...rest);
+  }
   return app;
 }

@@ -5,6 +5,7 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { errorText, logEvent } from "./log.ts";
 
 /** Every code of the contract, with the status it carries by default. */
 export const ERROR_STATUS = {
@@ -59,6 +60,7 @@ export function isApiError(err: unknown): err is ApiError {
 /** Sends an error body as JSON (the content type the conventions require). */
 export function errorResponse(c: Context, err: ApiError): Response {
   c.set("errorCode", err.code ?? "INVALID_INPUT");
+  c.set("errorMessage", err.message);
   return c.json(err.body, err.status);
 }
 
@@ -77,6 +79,15 @@ export function safeMessage(err: unknown): string {
   return cleaned || "Internal error";
 }
 
+/** A body over its size limit: 413 (HTTP's status for it) with the contract's code. */
+export function payloadTooLarge(subject: string, limit: number): ApiError {
+  return new ApiError("INVALID_INPUT", `${subject} exceeds the limit of ${limit} bytes`, 413);
+}
+
+function stackOf(err: unknown): string | undefined {
+  return err instanceof Error ? err.stack : undefined;
+}
+
 /** `app.onError`: contract errors as they are; anything else is 500 INTERNAL_ERROR. */
 export const onError: ErrorHandler = (err, c) => {
   if (isApiError(err)) return errorResponse(c, err);
@@ -85,7 +96,7 @@ export const onError: ErrorHandler = (err, c) => {
     const code = err.status === 404 ? "NOT_FOUND" : "INVALID_INPUT";
     return errorResponse(c, new ApiError(code, err.message || "Invalid input", err.status));
   }
-  console.error(err instanceof Error && err.stack ? err.stack : err);
+  logEvent({ level: "error", event: "uncaught", message: errorText(err), stack: stackOf(err) });
   return errorResponse(c, new ApiError("INTERNAL_ERROR", safeMessage(err)));
 };
 

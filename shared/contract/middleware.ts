@@ -1,5 +1,21 @@
 /** The middleware every experiment runs: request id + one JSON log line, JSON charset, CORS. */
 import type { Context, MiddlewareHandler } from "hono";
+import { logEvent, type LogSink, stderrSink, withRequestLog } from "./log.ts";
+
+/** The request id header every response carries. */
+export const REQUEST_ID_HEADER = "X-Request-Id";
+
+/** The header naming the model behind an AI answer (or the offline default). */
+export const MODEL_HEADER = "X-AI-Model";
+
+/** The response headers a browser script on another origin may read. */
+export const EXPOSED_HEADERS = `${REQUEST_ID_HEADER}, ${MODEL_HEADER}, ETag`;
+
+/** The CORS headers of every response (the APIs need no credentials). */
+export const CORS_HEADERS = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": EXPOSED_HEADERS,
+} as const;
 
 /** Sets a response header, copying the response first when its headers are immutable. */
 export function setHeader(c: Context, name: string, value: string): void {
@@ -12,31 +28,42 @@ export function setHeader(c: Context, name: string, value: string): void {
 }
 
 /** Variables the shared middleware and error handlers put on the context. */
-export type SharedVariables = { requestId: string; errorCode?: string };
+export type SharedVariables = { requestId: string; errorCode?: string; errorMessage?: string };
 
 const INCOMING_ID = /^[\w.:-]{1,128}$/;
 
+/** A caller's request id, when it is sane, else a new one. */
+export function requestIdOf(incoming: string | null | undefined): string {
+  return incoming && INCOMING_ID.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+/** Milliseconds since `started`, to two decimals. */
+export function elapsedMs(started: number): number {
+  return Math.round((performance.now() - started) * 100) / 100;
+}
+
 /**
  * Gives every response an `X-Request-Id` (the caller's, when it sent a sane one) and writes
- * one JSON line to stderr per request: method, path, status, duration, error code.
+ * one log line per request: method, path, status, duration, and for errors the code and
+ * message. Every `logEvent` while the request runs carries its id and goes to `sink`.
  */
-export function requestLog(log: (line: string) => void = console.error): MiddlewareHandler {
+export function requestLog(sink: LogSink = stderrSink): MiddlewareHandler {
   return async (c, next) => {
     const started = performance.now();
-    const incoming = c.req.header("x-request-id");
-    const id = incoming && INCOMING_ID.test(incoming) ? incoming : crypto.randomUUID();
+    const id = requestIdOf(c.req.header("x-request-id"));
     c.set("requestId", id);
-    await next();
-    setHeader(c, "X-Request-Id", id);
-    log(JSON.stringify({
-      time: new Date().toISOString(),
+    await withRequestLog(id, sink, next);
+    setHeader(c, REQUEST_ID_HEADER, id);
+    const code = c.get("errorCode") ?? null;
+    logEvent({
       requestId: id,
       method: c.req.method,
       path: c.req.path,
       status: c.res.status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-      code: c.get("errorCode") ?? null,
-    }));
+      durationMs: elapsedMs(started),
+      code,
+      ...(code ? { error: c.get("errorMessage") } : {}),
+    }, sink);
   };
 }
 
@@ -65,6 +92,5 @@ export const openCors: MiddlewareHandler = async (c, next) => {
     });
   }
   await next();
-  setHeader(c, "access-control-allow-origin", "*");
-  setHeader(c, "access-control-expose-headers", "X-Request-Id, X-AI-Model, ETag");
+  for (const [name, value] of Object.entries(CORS_HEADERS)) setHeader(c, name, value);
 };

@@ -4,7 +4,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { ApiError, type ErrorCode } from "./errors.ts";
+import { ApiError, type ErrorCode, payloadTooLarge } from "./errors.ts";
 import { parseUrlInput } from "./url_rule.ts";
 
 /** The contract's validation messages. */
@@ -88,5 +88,5 @@ export async function readJsonBody<T extends z.ZodType>(
 }
 
 function tooLarge(maxBytes: number): ApiError {
-  return new ApiError("INVALID_INPUT", `Request body exceeds ${maxBytes} bytes`, 413);
+  return payloadTooLarge("Request body", maxBytes);
 }

@@ -8,6 +8,7 @@
 import type { Browser, PuppeteerNode } from "puppeteer-core";
 import { type Env } from "../../contract/config.ts";
 import { onFirstUse } from "../../contract/lazy.ts";
+import { logEvent } from "../../contract/log.ts";
 
 /**
  * puppeteer-core, loaded on the first launch or connect rather than at start-up: importing
@@ -168,7 +169,7 @@ class SharedBrowser implements BrowserBinding {
         : await this.#launch(puppeteer, timeoutMs);
     } catch (err) {
       if (err instanceof BrowserUnavailableError) throw err;
-      console.error(`browser: ${this.#subject()} failed: ${describe(err)}`);
+      logEvent({ level: "error", event: "browser_start_failed", message: describe(err) });
       throw new BrowserUnavailableError(`${this.#subject()} failed; ${this.#hint()}`, {
         cause: err,
       });

@@ -1,0 +1,54 @@
+/**
+ * The one way to write a log line: `logEvent(fields)` writes one JSON object to stderr (or to
+ * the app's sink), with the time and, inside a request, its requestId, so every line of a
+ * request can be found by the id its response carries.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/** Where log lines go (stderr by default; tests pass their own). */
+export type LogSink = (line: string) => void;
+
+/** The default sink: stderr. */
+export const stderrSink: LogSink = (line) => console.error(line);
+
+/** What a request carries to every log line written while it runs. */
+interface RequestLogContext {
+  requestId: string;
+  sink: LogSink;
+}
+
+const context = new AsyncLocalStorage<RequestLogContext>();
+
+/** Runs `fn` with `requestId` and `sink` attached to every `logEvent` inside it. */
+export function withRequestLog<T>(requestId: string, sink: LogSink, fn: () => T): T {
+  return context.run({ requestId, sink }, fn);
+}
+
+let lastMs = 0;
+let lastIso = "";
+
+/** `new Date().toISOString()`, formatted at most once per millisecond (it costs ~1 µs). */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
+/**
+ * Writes one JSON line: `time`, then `requestId` (from the request being served, unless the
+ * fields carry one), then the fields. `sink` overrides the request's sink.
+ */
+export function logEvent(fields: Record<string, unknown>, sink?: LogSink): void {
+  const current = context.getStore();
+  const line = JSON.stringify({ time: isoNow(), requestId: current?.requestId, ...fields });
+  (sink ?? current?.sink ?? stderrSink)(line);
+}
+
+/** The message of a failure, with its name when it is not a plain Error ("TypeError: …"). */
+export function errorText(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  return err.name && err.name !== "Error" ? `${err.name}: ${err.message}` : err.message;
+}
