@@ -20,6 +20,7 @@ import { ERROR_STATUS } from "../shared/contract/errors.ts";
 import { linkApp } from "./link-shortener/app_fixture.ts";
 import { filesystemBackend } from "./object-storage/backends.ts";
 import { openPolicy } from "./support/policy.ts";
+import { SLUGS } from "../scripts/experiments.ts";
 
 const quiet = { log: () => {} };
 
@@ -238,6 +239,10 @@ const DESIGN_ROUTES: Record<string, Record<string, number[]>> = {
     "GET /public/{key}": [404],
   },
 };
+
+Deno.test("the OpenAPI fixtures cover exactly the listed experiments", () => {
+  assert.deepEqual(Object.keys(EXPERIMENTS).sort(), [...SLUGS].sort());
+});
 
 for (const slug of Object.keys(EXPERIMENTS)) {
   Deno.test(`${slug}: /openapi.json is OpenAPI 3.1 and documents every route the app serves`, () =>

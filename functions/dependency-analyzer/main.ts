@@ -1,14 +1,6 @@
-/** Entrypoint of dependency-analyzer: reads the environment, builds the bindings, serves the app. */
-import { fetchPolicyFromEnv } from "../../shared/contract/config.ts";
+/** Entrypoint of dependency-analyzer: serves the app over the bindings its config.ts reads. */
 import { serveExperiment } from "../../shared/contract/serve.ts";
 import { createApp } from "./app.ts";
+import { bindingsFromEnv, DEFAULT_PORT } from "./config.ts";
 
-/** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
-export const DEFAULT_PORT = 8001;
-
-if (import.meta.main) {
-  await serveExperiment({
-    port: DEFAULT_PORT,
-    build: (env) => createApp({ fetchPolicy: fetchPolicyFromEnv(env) }),
-  });
-}
+if (import.meta.main) await serveExperiment(DEFAULT_PORT, bindingsFromEnv, createApp);

@@ -5,6 +5,9 @@ import { dbConfigFromEnv, migrate, openDb } from "../../shared/bindings/db.ts";
 import { type Bindings, DEFAULT_CACHE_TTL_SECONDS } from "./app.ts";
 import { LINK_MIGRATIONS } from "./migrations.ts";
 
+/** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
+export const DEFAULT_PORT = 8007;
+
 /** File name of the default database under `DATA_DIR`. */
 export const DB_FILE = "links.db";
 

@@ -1,17 +1,6 @@
-/** Entrypoint of link-shortener: reads the environment, builds the bindings, serves the app. */
+/** Entrypoint of link-shortener: serves the app over the bindings its config.ts reads. */
 import { serveExperiment } from "../../shared/contract/serve.ts";
 import { createApp } from "./app.ts";
-import { bindingsFromEnv } from "./config.ts";
-import { bufferedLog } from "./log_buffer.ts";
+import { bindingsFromEnv, DEFAULT_PORT } from "./config.ts";
 
-/** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
-export const DEFAULT_PORT = 8007;
-
-if (import.meta.main) {
-  await serveExperiment({
-    port: DEFAULT_PORT,
-    // The request log goes to stderr in batches: one write per request would cost more
-    // than the redirect itself (see README, benchmark).
-    build: async (env) => createApp(await bindingsFromEnv(env), { log: bufferedLog() }),
-  });
-}
+if (import.meta.main) await serveExperiment(DEFAULT_PORT, bindingsFromEnv, createApp);

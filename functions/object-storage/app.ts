@@ -10,9 +10,9 @@ import {
   type ExperimentOptions,
   type RootInfo,
 } from "../../shared/contract/app.ts";
-import { DEFAULT_CONTENT_TYPE, type ObjectBucket } from "../../shared/bindings/bucket/bucket.ts";
-import type { BucketBindings } from "../../shared/bindings/bucket/env.ts";
-import { encodeKeyPath, isValidKey } from "../../shared/bindings/bucket/key.ts";
+import { DEFAULT_CONTENT_TYPE, type ObjectBucket } from "../../shared/bindings/bucket/mod.ts";
+import type { BucketBindings } from "../../shared/bindings/bucket/mod.ts";
+import { encodeKeyPath, isValidKey } from "../../shared/bindings/bucket/mod.ts";
 import { ApiError, payloadTooLarge } from "../../shared/contract/errors.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { serveObject } from "./serve_object.ts";

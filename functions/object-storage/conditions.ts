@@ -2,8 +2,8 @@
  * The HTTP read conditions of `GET /object` and `GET /public/*`: `Range` (one byte range,
  * RFC 9110 §14), `If-None-Match` and `If-Range`.
  */
-import type { ByteRange, ObjectInfo } from "../../shared/bindings/bucket/bucket.ts";
-import { opaqueTag } from "../../shared/bindings/bucket/bucket.ts";
+import type { ByteRange, ObjectInfo } from "../../shared/bindings/bucket/mod.ts";
+import { opaqueTag } from "../../shared/bindings/bucket/mod.ts";
 
 /** A byte range as asked for, before the size is known. */
 export type RangeRequest = { start: number; end?: number } | { suffix: number };

@@ -2,7 +2,7 @@
  * Listing cursors: the last key of a page, base64url-encoded so that it is opaque to clients
  * and safe in a query string. A cursor that does not decode to a valid key is refused.
  */
-import { isValidKey } from "../../shared/bindings/bucket/key.ts";
+import { isValidKey } from "../../shared/bindings/bucket/mod.ts";
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const DECODER = new TextDecoder("utf-8", { fatal: true });

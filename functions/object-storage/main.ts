@@ -1,14 +1,6 @@
-/** Entrypoint of object-storage: reads the environment, builds the bindings, serves the app. */
-import { bucketsFromEnv } from "../../shared/bindings/bucket/env.ts";
+/** Entrypoint of object-storage: serves the app over the bindings its config.ts reads. */
 import { serveExperiment } from "../../shared/contract/serve.ts";
 import { createApp } from "./app.ts";
+import { bindingsFromEnv, DEFAULT_PORT } from "./config.ts";
 
-/** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
-export const DEFAULT_PORT = 8008;
-
-if (import.meta.main) {
-  await serveExperiment({
-    port: DEFAULT_PORT,
-    build: async (env) => createApp(await bucketsFromEnv(env)),
-  });
-}
+if (import.meta.main) await serveExperiment(DEFAULT_PORT, bindingsFromEnv, createApp);

@@ -3,7 +3,7 @@
  * and the responses each route documents in `/openapi.json`.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { isValidKey, isValidPrefix, MAX_KEY_BYTES } from "../../shared/bindings/bucket/key.ts";
+import { isValidKey, isValidPrefix, MAX_KEY_BYTES } from "../../shared/bindings/bucket/mod.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { MESSAGES } from "../../shared/contract/validation.ts";
 

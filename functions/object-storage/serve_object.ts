@@ -9,7 +9,7 @@ import {
   type ObjectBucket,
   ObjectChangedError,
   type ObjectInfo,
-} from "../../shared/bindings/bucket/bucket.ts";
+} from "../../shared/bindings/bucket/mod.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { ifRangeHolds, noneMatchHits, parseRange, resolveRange } from "./conditions.ts";
 import { OBJECT_MESSAGES } from "./routes.ts";

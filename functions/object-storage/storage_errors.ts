@@ -3,7 +3,7 @@
  * key"; anything else is 500 STORAGE_ERROR with a generic message, so that no endpoint,
  * bucket name or credential reaches the client. The details go to the log.
  */
-import { InvalidKeyError } from "../../shared/bindings/bucket/bucket.ts";
+import { InvalidKeyError } from "../../shared/bindings/bucket/mod.ts";
 import { ApiError, safeMessage } from "../../shared/contract/errors.ts";
 import { errorText, logEvent } from "../../shared/contract/log.ts";
 import { OBJECT_MESSAGES } from "./routes.ts";

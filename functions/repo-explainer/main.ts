@@ -1,21 +1,6 @@
-/** Entrypoint of repo-explainer: reads the environment, builds the bindings, serves the app. */
-import { aiFromEnv } from "../../shared/bindings/ai/mod.ts";
-import { fetchPolicyFromEnv } from "../../shared/contract/config.ts";
+/** Entrypoint of repo-explainer: serves the app over the bindings its config.ts reads. */
 import { serveExperiment } from "../../shared/contract/serve.ts";
 import { createApp } from "./app.ts";
-import { githubConfigFromEnv } from "./github_api.ts";
+import { bindingsFromEnv, DEFAULT_PORT } from "./config.ts";
 
-/** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
-export const DEFAULT_PORT = 8005;
-
-if (import.meta.main) {
-  await serveExperiment({
-    port: DEFAULT_PORT,
-    build: (env) =>
-      createApp({
-        fetchPolicy: fetchPolicyFromEnv(env),
-        ai: aiFromEnv(env),
-        github: githubConfigFromEnv(env),
-      }),
-  });
-}
+if (import.meta.main) await serveExperiment(DEFAULT_PORT, bindingsFromEnv, createApp);

@@ -29,6 +29,10 @@ export interface Bindings {
   browser: BrowserBinding;
   /** Where the page and everything it loads may connect. */
   fetchPolicy: FetchPolicy;
+  /** Overrides of `DEFAULT_LIMITS` (config.ts reads them from the environment; tests shorten them). */
+  limits?: Partial<ScreenshotLimits>;
+  /** Closes a launched browser at shutdown: it must not outlive the service. */
+  close?(): Promise<void>;
 }
 
 /**
@@ -37,12 +41,6 @@ export interface Bindings {
  * (bench/cold_start.ts); the first capture also launches the browser, which dwarfs it.
  */
 const loadCapture = onFirstUse(() => import("./capture.ts"));
-
-/** Options of the app: the shared ones plus the capture limits. */
-export interface AppOptions extends ExperimentOptions {
-  /** Overrides of `DEFAULT_LIMITS` (tests shorten timeouts; main.ts reads the environment). */
-  limits?: Partial<ScreenshotLimits>;
-}
 
 /** The cache header of every PNG (contract: public, 60 seconds). */
 export const CACHE_CONTROL = "public, max-age=60";
@@ -68,8 +66,8 @@ const screenshotRoute = createRoute({
 });
 
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
-export function createApp(bindings: Bindings, options: AppOptions = {}): ExperimentApp {
-  const limits: ScreenshotLimits = { ...DEFAULT_LIMITS, ...options.limits };
+export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
+  const limits: ScreenshotLimits = { ...DEFAULT_LIMITS, ...bindings.limits };
   const slots = new PageSlots(
     limits.maxConcurrentPages,
     limits.maxQueuedPages,

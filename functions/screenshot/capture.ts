@@ -6,19 +6,23 @@
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { errorText, logEvent } from "../../shared/contract/log.ts";
-import { type BrowserBinding, BrowserUnavailableError } from "../../shared/bindings/browser/mod.ts";
-import { normaliseHost } from "../../shared/net/address.ts";
 import {
+  type BrowserBinding,
+  BrowserUnavailableError,
+  loadPolicyProxy,
   type PolicyProxy,
-  PROXY_ERROR_HEADER,
-  startPolicyProxy,
-} from "../../shared/bindings/browser/policy_proxy.ts";
+} from "../../shared/bindings/browser/mod.ts";
+import { normaliseHost } from "../../shared/net/address.ts";
+
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import {
   DEFAULT_VIEWPORT,
   MAX_CAPTURE_DEVICE_PIXELS_HIGH,
   type ScreenshotLimits,
 } from "./limits.ts";
+
+// This module itself loads on the first capture, so the proxy (node:http, node:net) does too.
+const { PROXY_ERROR_HEADER, startPolicyProxy } = await loadPolicyProxy();
 
 /** What to capture. */
 export interface CaptureRequest {

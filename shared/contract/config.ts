@@ -2,7 +2,6 @@
  * Environment parsing that fails fast: a malformed value stops start-up with one line that
  * names the variable, instead of becoming a 500 later.
  */
-import { DEFAULT_FETCH_POLICY, type FetchPolicy } from "../net/safe_fetch.ts";
 
 /** A bad configuration value; `message` is the one line printed at start-up. */
 export class ConfigError extends Error {
@@ -73,13 +72,4 @@ export class Env {
 /** The process environment, read once. */
 export function processEnv(): Env {
   return new Env(Deno.env.toObject());
-}
-
-/** The outbound fetch policy: `ALLOW_PRIVATE_NETWORKS`, `FETCH_TIMEOUT_MS`, `FETCH_MAX_BYTES`. */
-export function fetchPolicyFromEnv(env: Env): FetchPolicy {
-  return {
-    allowPrivate: env.bool("ALLOW_PRIVATE_NETWORKS", false),
-    timeoutMs: env.int("FETCH_TIMEOUT_MS", DEFAULT_FETCH_POLICY.timeoutMs, 100, 120_000),
-    maxBytes: env.int("FETCH_MAX_BYTES", DEFAULT_FETCH_POLICY.maxBytes, 1024, 100 * 1024 * 1024),
-  };
 }

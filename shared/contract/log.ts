@@ -4,12 +4,23 @@
  * request can be found by the id its response carries.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { type BufferedLog, bufferedLog } from "./log_buffer.ts";
 
 /** Where log lines go (stderr by default; tests pass their own). */
 export type LogSink = (line: string) => void;
 
-/** The default sink: stderr. */
-export const stderrSink: LogSink = (line) => console.error(line);
+let buffered: BufferedLog | undefined;
+
+/**
+ * The default sink: stderr, in batches (one write per request cost more than a cached
+ * redirect itself; see log_buffer.ts). Lines wait at most 50 ms; exit flushes them.
+ */
+export const stderrSink: LogSink = (line) => (buffered ??= bufferedLog())(line);
+
+/** Writes every queued line of the default sink now (before an exit). */
+export function flushLog(): void {
+  buffered?.flush();
+}
 
 /** What a request carries to every log line written while it runs. */
 interface RequestLogContext {

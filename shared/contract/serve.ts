@@ -1,27 +1,34 @@
-/** Starting an experiment: read the environment, build the app, serve it. */
+/** Starting an experiment: read the environment, build the bindings and the app, serve it. */
 import { ConfigError, type Env, processEnv } from "./config.ts";
+import { flushLog } from "./log.ts";
 
-/** What an experiment's main.ts hands to `serveExperiment`. */
-export interface ServeOptions {
-  /** The experiment's default port (DESIGN.md's table); `PORT` overrides it. */
-  port: number;
-  /** Builds the app (and its bindings) from the environment; may throw ConfigError. */
-  build(env: Env): Promise<{ fetch: (req: Request) => Response | Promise<Response> }> | {
-    fetch: (req: Request) => Response | Promise<Response>;
-  };
+/** What every experiment's bindings may add: a way to let go of what they hold at shutdown. */
+export interface Closable {
+  /** Called once on SIGINT/SIGTERM before the process exits (close a browser, flush counts). */
+  close?(): Promise<void>;
 }
 
+/** The longest a shutdown waits for the bindings to close. */
+export const SHUTDOWN_TIMEOUT_MS = 5_000;
+
 /**
- * Builds and serves an experiment. A bad configuration value stops start-up with one line
- * naming the variable (exit code 1), never a 500 later.
+ * Builds and serves an experiment: `bindingsFromEnv` (its config.ts) reads the environment,
+ * `createApp` (its app.ts) builds the app over them. A bad configuration value stops start-up
+ * with one line naming the variable (exit code 1), never a 500 later. `PORT` overrides `port`.
  */
-export async function serveExperiment(options: ServeOptions): Promise<void> {
+export async function serveExperiment<B extends object>(
+  port: number,
+  bindingsFromEnv: (env: Env) => B | Promise<B>,
+  createApp: (bindings: B) => { fetch: (req: Request) => Response | Promise<Response> },
+): Promise<void> {
   const env = processEnv();
   let app;
-  let port;
+  let bindings: B;
+  let listenPort: number;
   try {
-    port = env.int("PORT", options.port, 0, 65535);
-    app = await options.build(env);
+    listenPort = env.int("PORT", port, 0, 65535);
+    bindings = await bindingsFromEnv(env);
+    app = createApp(bindings);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`config error: ${err.message}`);
@@ -29,5 +36,14 @@ export async function serveExperiment(options: ServeOptions): Promise<void> {
     }
     throw err;
   }
-  Deno.serve({ port, hostname: env.string("HOST", "0.0.0.0") }, app.fetch);
+  const hostname = env.string("HOST", "0.0.0.0");
+  Deno.serve({ port: listenPort, hostname }, app.fetch);
+  const shutdown = async () => {
+    const closing = (bindings as Closable).close?.().catch(() => {});
+    const deadline = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_TIMEOUT_MS));
+    await Promise.race([closing, deadline]);
+    flushLog();
+    Deno.exit(0);
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, shutdown);
 }

@@ -28,7 +28,8 @@ export function normaliseHost(host: string): string {
  * True when an IP address is a public unicast one. Loopback, private (RFC 1918), link-local,
  * CGNAT, 0.0.0.0/8, multicast, broadcast, reserved, documentation, IPv6 ULA / link-local /
  * loopback / unspecified, and IPv4 embedded in IPv6 (mapped, NAT64, 6to4, Teredo) that is not
- * itself public are all refused. Anything that does not parse as an address is refused.
+ * itself public are all refused, and so is all of ::/96 (the deprecated IPv4-compatible form,
+ * `[::127.0.0.1]`, which ipaddr.js calls unicast). Anything that does not parse is refused.
  */
 export function isPublicAddress(address: string): boolean {
   const host = normaliseHost(address);
@@ -36,6 +37,8 @@ export function isPublicAddress(address: string): boolean {
   let addr = ipaddr.parse(host);
   if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
     addr = (addr as ipaddr.IPv6).toIPv4Address();
+  } else if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).parts.slice(0, 6).every((p) => !p)) {
+    return false; // ::/96: IPv4-compatible, deprecated since RFC 4291, never a public host
   }
   return addr.range() === "unicast";
 }

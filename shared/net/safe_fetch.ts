@@ -10,6 +10,7 @@ import { ApiError, type ErrorCode } from "../contract/errors.ts";
 import { isIpLiteral, isPublicAddress, isPublicHost, normaliseHost } from "./address.ts";
 import { onFirstUse } from "../contract/lazy.ts";
 import { parseUrlInput } from "../contract/url_rule.ts";
+import type { Env } from "../contract/config.ts";
 
 /** One resolved address, as `dns.lookup(..., {all: true})` returns it. */
 export interface ResolvedAddress {
@@ -459,4 +460,13 @@ function isKnownCharset(label: string): boolean {
 
 function decode(body: Uint8Array, charset: string): string {
   return new TextDecoder(charset).decode(body);
+}
+
+/** The outbound fetch policy: `ALLOW_PRIVATE_NETWORKS`, `FETCH_TIMEOUT_MS`, `FETCH_MAX_BYTES`. */
+export function fetchPolicyFromEnv(env: Env): FetchPolicy {
+  return {
+    allowPrivate: env.bool("ALLOW_PRIVATE_NETWORKS", false),
+    timeoutMs: env.int("FETCH_TIMEOUT_MS", DEFAULT_FETCH_POLICY.timeoutMs, 100, 120_000),
+    maxBytes: env.int("FETCH_MAX_BYTES", DEFAULT_FETCH_POLICY.maxBytes, 1024, 100 * 1024 * 1024),
+  };
 }

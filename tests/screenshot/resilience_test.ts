@@ -24,10 +24,7 @@ chromiumTest(
 
       await t.step("a page that never settles is a 502 within the timeout", async () => {
         const navigationTimeoutMs = 1_500;
-        const app = createApp({ browser, fetchPolicy }, {
-          ...quiet,
-          limits: { navigationTimeoutMs },
-        });
+        const app = createApp({ browser, fetchPolicy, limits: { navigationTimeoutMs } }, quiet);
         const started = performance.now();
         const res = await shootWith(app, "/screenshot/never_settles.html");
         const elapsed = performance.now() - started;
@@ -69,10 +66,8 @@ chromiumTest(
       );
 
       await t.step("20 requests, 8 at a time: each is a PNG or 'Browser busy'", async () => {
-        const app = createApp({ browser, fetchPolicy }, {
-          ...quiet,
-          limits: { maxConcurrentPages: 2, maxQueuedPages: 2, queueTimeoutMs: 5_000 },
-        });
+        const limits = { maxConcurrentPages: 2, maxQueuedPages: 2, queueTimeoutMs: 5_000 };
+        const app = createApp({ browser, fetchPolicy, limits }, quiet);
         const outcomes: string[] = [];
         let next = 0;
         const worker = async () => {

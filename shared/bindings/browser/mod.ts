@@ -17,6 +17,13 @@ import { logEvent } from "../../contract/log.ts";
  */
 const loadPuppeteer = onFirstUse(() => import("puppeteer-core").then((m) => m.default));
 
+/**
+ * The policy proxy a launched browser's contexts go through (node:http and node:net), loaded
+ * by the first capture rather than with the binding.
+ */
+export const loadPolicyProxy = onFirstUse(() => import("./policy_proxy.ts"));
+export type { PolicyProxy } from "./policy_proxy.ts";
+
 /** How the binding reaches its browser. */
 export type BrowserMode = "connect" | "launch";
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { ConfigError, Env, fetchPolicyFromEnv } from "../../../shared/contract/config.ts";
+import { ConfigError, Env } from "../../../shared/contract/config.ts";
+import { fetchPolicyFromEnv } from "../../../shared/net/safe_fetch.ts";
 
 Deno.test("Env readers parse and default", () => {
   const env = new Env({ A: "12", B: "yes", C: "https://x.test/", D: "  " });

@@ -1,5 +1,5 @@
 /**
- * A cheap log path for the request log: lines are queued and written to stderr together,
+ * The cheap log path every service writes through (shared/contract/log.ts's default sink): lines are queued and written to stderr together,
  * one `write` per flush instead of one synchronous write per request (which cost more than
  * the whole redirect). Flushed every `intervalMs`, when `maxBytes` are queued, and at exit.
  */

@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import {
   PROXY_ERROR_HEADER,
   startPolicyProxy,
-} from "../../shared/bindings/browser/policy_proxy.ts";
-import { startFixtureServer } from "../support/fixture_server.ts";
-import { guardedPolicy, openPolicy } from "../support/policy.ts";
+} from "../../../../shared/bindings/browser/policy_proxy.ts";
+import { startFixtureServer } from "../../../support/fixture_server.ts";
+import { guardedPolicy, openPolicy } from "../../../support/policy.ts";
 
 /** Sends `request` to the proxy and reads until the peer closes. */
 async function exchange(proxyUrl: string, request: string): Promise<string> {

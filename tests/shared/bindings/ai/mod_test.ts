@@ -17,10 +17,10 @@ import {
   generateSummary,
   MAX_COMPLETION_TOKENS,
   truncateText,
-} from "../../../shared/bindings/ai/mod.ts";
-import { ConfigError, Env } from "../../../shared/contract/config.ts";
-import { ApiError } from "../../../shared/contract/errors.ts";
-import { FAKE_MODEL, startOpenAiFake } from "../../support/openai_fake.ts";
+} from "../../../../shared/bindings/ai/mod.ts";
+import { ConfigError, Env } from "../../../../shared/contract/config.ts";
+import { ApiError } from "../../../../shared/contract/errors.ts";
+import { FAKE_MODEL, startOpenAiFake } from "../../../support/openai_fake.ts";
 
 const MESSAGES = [
   { role: "system" as const, content: "You are a helpful assistant." },

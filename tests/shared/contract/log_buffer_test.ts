@@ -1,6 +1,6 @@
 /** The buffered request log: lines are written together, in order, and none is lost. */
 import assert from "node:assert/strict";
-import { bufferedLog } from "../../functions/link-shortener/log_buffer.ts";
+import { bufferedLog } from "../../../shared/contract/log_buffer.ts";
 
 function sink() {
   const writes: string[] = [];

@@ -1,0 +1,13 @@
+/** ai-summary's bindings from the environment (what main.ts serves). */
+import { aiFromEnv } from "../../shared/bindings/ai/mod.ts";
+import type { Env } from "../../shared/contract/config.ts";
+import { fetchPolicyFromEnv } from "../../shared/net/safe_fetch.ts";
+import type { Bindings } from "./app.ts";
+
+/** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
+export const DEFAULT_PORT = 8004;
+
+/** The fetch policy and the `AI` binding. */
+export function bindingsFromEnv(env: Env): Bindings {
+  return { fetchPolicy: fetchPolicyFromEnv(env), ai: aiFromEnv(env) };
+}

@@ -1,0 +1,18 @@
+/** repo-explainer's bindings from the environment (what main.ts serves). */
+import { aiFromEnv } from "../../shared/bindings/ai/mod.ts";
+import type { Env } from "../../shared/contract/config.ts";
+import { fetchPolicyFromEnv } from "../../shared/net/safe_fetch.ts";
+import type { Bindings } from "./app.ts";
+import { githubConfigFromEnv } from "./github_api.ts";
+
+/** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
+export const DEFAULT_PORT = 8005;
+
+/** The fetch policy, the `AI` binding and the GitHub API (`GITHUB_TOKEN`, `GITHUB_API_URL`). */
+export function bindingsFromEnv(env: Env): Bindings {
+  return {
+    fetchPolicy: fetchPolicyFromEnv(env),
+    ai: aiFromEnv(env),
+    github: githubConfigFromEnv(env),
+  };
+}

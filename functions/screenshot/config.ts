@@ -1,0 +1,20 @@
+/** screenshot's bindings from the environment (what main.ts serves). */
+import { browserFromEnv } from "../../shared/bindings/browser/mod.ts";
+import type { Env } from "../../shared/contract/config.ts";
+import { fetchPolicyFromEnv } from "../../shared/net/safe_fetch.ts";
+import type { Bindings } from "./app.ts";
+import { limitsFromEnv } from "./limits.ts";
+
+/** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
+export const DEFAULT_PORT = 8006;
+
+/** The `BROWSER` binding (closed at shutdown), the fetch policy and the capture limits. */
+export function bindingsFromEnv(env: Env): Bindings {
+  const browser = browserFromEnv(env);
+  return {
+    browser,
+    fetchPolicy: fetchPolicyFromEnv(env),
+    limits: limitsFromEnv(env),
+    close: () => browser.close(),
+  };
+}
