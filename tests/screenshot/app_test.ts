@@ -87,10 +87,9 @@ Deno.test("the root document and /openapi.json describe the route", async () => 
 
 Deno.test("no browser to launch is a 502 naming CHROME_PATH and BROWSER_WS_ENDPOINT", async () => {
   const browser = createBrowser({ executablePath: "/nonexistent/chromium" });
-  const app = createApp({ browser, fetchPolicy: openPolicy() }, quiet);
   const logged: string[] = [];
-  const error = console.error;
-  console.error = (...args: unknown[]) => logged.push(args.join(" "));
+  const log = (line: string) => logged.push(line);
+  const app = createApp({ browser, fetchPolicy: openPolicy() }, { log });
   try {
     const res = await app.request(`/screenshot?url=${PAGE}`);
     assert.equal(res.status, 502);
@@ -99,9 +98,13 @@ Deno.test("no browser to launch is a 502 naming CHROME_PATH and BROWSER_WS_ENDPO
     assert.match(body.error, /CHROME_PATH/);
     assert.match(body.error, /BROWSER_WS_ENDPOINT/);
     assert.doesNotMatch(body.error, /nonexistent/, "no local path in the response");
-    assert.ok(logged.some((line) => line.includes("Launching Chromium failed")));
+    // The failure is logged as a JSON line of the request (its id, the launch's message).
+    const failure = logged.map((l) => JSON.parse(l)).find((l) =>
+      l.event === "browser_start_failed"
+    );
+    assert.match(failure?.message ?? "", /Launching Chromium failed/);
+    assert.equal(typeof failure?.requestId, "string");
   } finally {
-    console.error = error;
     await browser.close();
   }
 });

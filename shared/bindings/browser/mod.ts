@@ -176,7 +176,11 @@ class SharedBrowser implements BrowserBinding {
         : await this.#launch(puppeteer, timeoutMs);
     } catch (err) {
       if (err instanceof BrowserUnavailableError) throw err;
-      logEvent({ level: "error", event: "browser_start_failed", message: describe(err) });
+      logEvent({
+        level: "error",
+        event: "browser_start_failed",
+        message: `${this.#subject()} failed: ${describe(err)}`,
+      });
       throw new BrowserUnavailableError(`${this.#subject()} failed; ${this.#hint()}`, {
         cause: err,
       });
