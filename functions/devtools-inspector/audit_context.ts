@@ -6,6 +6,7 @@ import { attr, type Document, documentBase, resolveUrl, select } from "../../sha
 import { isThirdParty } from "../../shared/net/hosts.ts";
 import { type CspPolicy, parseCsp } from "./csp.ts";
 import { type Hsts, HSTS_MIN_MAX_AGE, parseHsts } from "./hsts.ts";
+import type { HttpRoute, Preflight } from "./probes.ts";
 import type { CookieInfo } from "./schema.ts";
 import { runsAsScript } from "./script_kind.ts";
 
@@ -19,6 +20,10 @@ export interface AuditInput {
   cookies: CookieInfo[];
   /** The parsed page, or null when the body is not HTML. */
   document: Document | null;
+  /** Where the page's http:// URL led (the fetch itself when the URL was http://). */
+  httpRoute: HttpRoute;
+  /** The answer to a CORS preflight sent to the final URL. */
+  preflight: Preflight;
 }
 
 /** A script element with a `src`, resolved. */
@@ -61,6 +66,10 @@ export interface AuditContext {
   hsts: Hsts | null;
   /** HSTS in force: an HTTPS response with a valid header of (about) six months or more. */
   hstsProtects: boolean;
+  /** Where the page's http:// URL led. */
+  httpRoute: HttpRoute;
+  /** The answer to the CORS preflight. */
+  preflight: Preflight;
 }
 
 /**
@@ -152,5 +161,7 @@ export function buildAuditContext(input: AuditInput): AuditContext {
     },
     hsts,
     hstsProtects: https && hsts !== null && hsts.maxAge >= HSTS_MIN_MAX_AGE,
+    httpRoute: input.httpRoute,
+    preflight: input.preflight,
   };
 }

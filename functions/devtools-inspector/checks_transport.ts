@@ -1,4 +1,4 @@
-/** Rows of the security table about transport: HSTS, and mixed content on an HTTPS page. */
+/** Rows of the security table about transport: HSTS, HTTP → HTTPS redirection, mixed content. */
 import { defineCheck, fail, pass } from "./check_definition.ts";
 import { HSTS_MIN_MAX_AGE, preloadReady } from "./hsts.ts";
 
@@ -112,5 +112,68 @@ export const mixedContentCheck = defineCheck({
     );
     if (upgrades) return { result: "mixed-content-upgraded", evidence };
     return { result: active.length ? "mixed-content-active" : "mixed-content-passive", evidence };
+  },
+});
+
+const REDIRECT_FIRST = "Redirect http:// to the same host on https:// first (where HSTS can be " +
+  "set), then to any other host.";
+
+/**
+ * Plain HTTP leads to HTTPS: the page's http:// URL redirects, first to HTTPS on the same host,
+ * and ends on HTTPS. The Observatory's rules, in its order, on the chain of responses.
+ */
+export const redirectionCheck = defineCheck({
+  id: "redirection",
+  title: "Redirection",
+  description: "http:// redirects to https:// on the same host first, and ends on HTTPS",
+  outcomes: {
+    "redirection-to-https": pass(
+      0,
+      "The first redirect from HTTP goes to HTTPS on the same host, and the last one ends on HTTPS",
+    ),
+    "redirection-not-needed-no-http": pass(
+      0,
+      "Plain HTTP cannot be reached, so there is nothing to redirect",
+    ),
+    "redirection-off-host-from-http": fail(
+      -5,
+      "The first redirect from HTTP goes to HTTPS on another host, so the host's HSTS is never set",
+      REDIRECT_FIRST,
+    ),
+    "redirection-not-to-https-on-initial-redirection": fail(
+      -10,
+      "HTTP ends on HTTPS, but its first redirect goes to another http:// URL",
+      REDIRECT_FIRST,
+    ),
+    "redirection-not-to-https": fail(
+      -20,
+      "HTTP redirects, but the last response is not over HTTPS",
+      REDIRECT_FIRST,
+    ),
+    "redirection-missing": fail(
+      -20,
+      "HTTP answers without redirecting to HTTPS",
+      "Answer every http:// request with a 301 to the same URL on https://.",
+    ),
+  },
+  evaluate(ctx) {
+    const route = ctx.httpRoute;
+    if (!route.reached) {
+      return { result: "redirection-not-needed-no-http", evidence: [route.reason.slice(0, 200)] };
+    }
+    const steps = route.steps.map((s) => ({ ...s, parsed: new URL(s.url) }));
+    const evidence = steps.map((s) => `${s.status} ${s.url}`);
+    const [first, second] = steps;
+    if (steps.length === 1) return { result: "redirection-missing", evidence };
+    if (steps[steps.length - 1].parsed.protocol !== "https:") {
+      return { result: "redirection-not-to-https", evidence };
+    }
+    if (second.parsed.protocol === "http:") {
+      return { result: "redirection-not-to-https-on-initial-redirection", evidence };
+    }
+    if (first.parsed.protocol === "http:" && first.parsed.hostname !== second.parsed.hostname) {
+      return { result: "redirection-off-host-from-http", evidence };
+    }
+    return { result: "redirection-to-https", evidence };
   },
 });

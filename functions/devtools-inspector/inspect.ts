@@ -7,13 +7,43 @@ import { describeCaching } from "./caching.ts";
 import { describeCompression } from "./compression.ts";
 import { describeCookies } from "./cookies.ts";
 import { pageStats } from "./page_stats.ts";
+import {
+  corsPreflight,
+  type HttpRoute,
+  type Preflight,
+  probeHttpRoute,
+  routeOf,
+} from "./probes.ts";
 import type { InspectResult } from "./schema.ts";
 import { phaseTimings } from "./timing.ts";
 
-/** Fetches `url` under `policy` and inspects the response (errors are the safe fetch's). */
+/** What the Observatory's extra requests found (see probes.ts). */
+export interface Probes {
+  /** Where the page's http:// URL led; for an http:// page, its own fetch. */
+  httpRoute: HttpRoute;
+  preflight: Preflight;
+}
+
+/**
+ * Fetches `url` under `policy` and inspects the response (errors are the safe fetch's). An
+ * https:// page's http:// twin is fetched alongside, and a CORS preflight goes to the final
+ * URL afterwards; all three share one deadline of `policy.timeoutMs`.
+ */
 export async function inspectUrl(url: string, policy: FetchPolicy): Promise<InspectResult> {
   const fetchedAt = new Date().toISOString();
-  return inspectResponse(await safeFetch(url, policy), fetchedAt);
+  const done = new AbortController();
+  const signal = AbortSignal.any([AbortSignal.timeout(policy.timeoutMs), done.signal]);
+  try {
+    // Only a valid https:// URL needs a twin; anything else fails in the page fetch first.
+    const https = /^\s*https:/i.test(url);
+    const twin = https ? probeHttpRoute(url, policy, signal) : null;
+    const res = await safeFetch(url, policy, { signal });
+    const preflight = await corsPreflight(res.finalUrl, policy, signal);
+    const httpRoute = twin ? await twin : { reached: true as const, steps: routeOf(res) };
+    return inspectResponse(res, fetchedAt, { httpRoute, preflight });
+  } finally {
+    done.abort(); // the twin, if the page failed first
+  }
 }
 
 /**
@@ -29,7 +59,11 @@ export function headerRecord(headers: Headers): Record<string, string> {
 }
 
 /** Describes a fetched response (apart from the fetch so that tests can feed one in). */
-export function inspectResponse(res: FetchResult, fetchedAt: string): InspectResult {
+export function inspectResponse(
+  res: FetchResult,
+  fetchedAt: string,
+  probes: Probes,
+): InspectResult {
   const kind = bodyKind(res.contentType, res.body, res.charset);
   const document: Document | null = kind === "html" ? parseHtml(res.text) : null;
   const cookies = describeCookies(res.setCookies, new URL(res.finalUrl));
@@ -43,7 +77,7 @@ export function inspectResponse(res: FetchResult, fetchedAt: string): InspectRes
     remoteAddress: res.remoteAddress,
     contentType: res.contentType,
     bodyKind: kind,
-    redirects: res.redirects,
+    redirects: res.redirects.map(({ url, status, location }) => ({ url, status, location })),
     timing: phaseTimings(res.timings),
     headers: headerRecord(res.headers),
     cookies,
@@ -54,7 +88,13 @@ export function inspectResponse(res: FetchResult, fetchedAt: string): InspectRes
       res.body.length,
       kind,
     ),
-    security: securityAudit({ finalUrl: res.finalUrl, headers: res.headers, cookies, document }),
+    security: securityAudit({
+      finalUrl: res.finalUrl,
+      headers: res.headers,
+      cookies,
+      document,
+      ...probes,
+    }),
     page: document ? pageStats(document, res.body.length, res.charset) : null,
   };
 }

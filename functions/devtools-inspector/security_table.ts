@@ -7,6 +7,7 @@
 import type { SecurityCheck } from "./check_definition.ts";
 import { cspCheck, sriCheck } from "./checks_content.ts";
 import { cookiesCheck } from "./checks_cookies.ts";
+import { corsCheck } from "./checks_cors.ts";
 import {
   contentTypeOptionsCheck,
   frameOptionsCheck,
@@ -15,11 +16,12 @@ import {
   referrerPolicyCheck,
   resourcePolicyCheck,
 } from "./checks_headers.ts";
-import { hstsCheck, mixedContentCheck } from "./checks_transport.ts";
+import { hstsCheck, mixedContentCheck, redirectionCheck } from "./checks_transport.ts";
 
 /** The checks, in the order they are reported. */
 export const SECURITY_CHECKS: readonly SecurityCheck[] = [
   hstsCheck,
+  redirectionCheck,
   cspCheck,
   frameOptionsCheck,
   contentTypeOptionsCheck,
@@ -27,6 +29,7 @@ export const SECURITY_CHECKS: readonly SecurityCheck[] = [
   permissionsPolicyCheck,
   openerPolicyCheck,
   resourcePolicyCheck,
+  corsCheck,
   cookiesCheck,
   mixedContentCheck,
   sriCheck,

@@ -33,6 +33,13 @@ export interface FetchPolicy {
   allowOrigins?: ReadonlySet<string>;
   /** Test hook: a resolver that replaces DNS (so a test can name a host that resolves to loopback). */
   resolve?: Resolver;
+  /**
+   * Test hook: the port to connect to per origin (`https://site.test` → 41234), so a test can
+   * serve a name's default ports (80, 443) from ephemeral loopback ports.
+   */
+  ports?: ReadonlyMap<string, number>;
+  /** Test hook: the certificate authorities (PEM) HTTPS trusts instead of the system's. */
+  ca?: string;
 }
 
 /** Defaults of `FETCH_TIMEOUT_MS` and `FETCH_MAX_BYTES`. */
@@ -52,7 +59,10 @@ export const USER_AGENT = "EdgeUtilityServices/1.0 (+https://github.com/edge-uti
 export interface RedirectHop {
   url: string;
   status: number;
+  /** The Location, resolved against `url`. */
   location: string;
+  /** The hop's response headers (a redirect's HSTS or Set-Cookie, for callers that audit). */
+  headers: Headers;
 }
 
 /** Milliseconds spent in each phase of the final request (null where not measurable). */
@@ -95,7 +105,8 @@ export interface FetchResult {
 
 /** Options of one fetch. */
 export interface SafeFetchOptions {
-  method?: "GET" | "HEAD";
+  /** GET by default; OPTIONS sends a CORS preflight (with the caller's Origin header). */
+  method?: "GET" | "HEAD" | "OPTIONS";
   headers?: Record<string, string>;
   /** The code of every failure after validation (502); `/summary` uses FETCH_OR_AI_ERROR. */
   errorCode?: ErrorCode;
@@ -159,7 +170,7 @@ export async function safeFetch(
   const started = performance.now();
   const redirects: RedirectHop[] = [];
   let url = first;
-  const method = options.method ?? "GET"; // GET and HEAD keep their method across redirects
+  const method = options.method ?? "GET"; // GET, HEAD and OPTIONS keep their method across redirects
   try {
     const net = await loadNodeNet();
     for (;;) {
@@ -189,7 +200,12 @@ export async function safeFetch(
         if (next.protocol !== "http:" && next.protocol !== "https:") {
           throw failure(code, `Redirect to unsupported scheme ${next.protocol}`);
         }
-        redirects.push({ url: url.href, status: hop.status, location: next.href });
+        redirects.push({
+          url: url.href,
+          status: hop.status,
+          location: next.href,
+          headers: hop.headers,
+        });
         url = next;
         continue;
       }
@@ -260,7 +276,7 @@ interface RawResponse {
 function requestOnce(
   net: NodeNet,
   url: URL,
-  method: "GET" | "HEAD",
+  method: "GET" | "HEAD" | "OPTIONS",
   policy: FetchPolicy,
   extraHeaders: Record<string, string>,
   signal: AbortSignal,
@@ -305,12 +321,13 @@ function requestOnce(
       {
         protocol: url.protocol,
         host: isIpLiteral(host) ? host : url.hostname,
-        port: url.port || undefined,
+        port: policy.ports?.get(url.origin) ?? (url.port || undefined),
         path: url.pathname + url.search,
         method,
         agent: false,
         lookup: lookup as never,
         signal,
+        ...(policy.ca ? { ca: policy.ca } : {}),
         headers: {
           "user-agent": USER_AGENT,
           "accept": "text/html,application/xhtml+xml,application/json;q=0.9,*/*;q=0.8",

@@ -1,6 +1,11 @@
 /** Builds audit inputs for the unit tests of the security table without any network. */
 import { securityAudit } from "../../functions/devtools-inspector/audit.ts";
 import { describeCookies } from "../../functions/devtools-inspector/cookies.ts";
+import {
+  CORS_PROBE_ORIGIN,
+  type HttpRoute,
+  type Preflight,
+} from "../../functions/devtools-inspector/probes.ts";
 import type { SecurityReport } from "../../functions/devtools-inspector/schema.ts";
 import { parseHtml } from "../../shared/net/html.ts";
 
@@ -10,6 +15,10 @@ export interface Scenario {
   headers?: Record<string, string>;
   setCookies?: string[];
   html?: string | null;
+  /** Where http:// led; by default a 301 from the page's http:// URL to the page. */
+  httpRoute?: HttpRoute;
+  /** The preflight's answer; by default a 204 without CORS headers. */
+  preflight?: Preflight | { status: number; headers: Record<string, string> };
 }
 
 /** The HTTPS page most scenarios start from. */
@@ -24,7 +33,25 @@ export function audit(s: Scenario): SecurityReport {
     headers: new Headers(s.headers ?? {}),
     cookies: describeCookies(s.setCookies ?? [], new URL(url)),
     document: html === null ? null : parseHtml(html),
+    httpRoute: s.httpRoute ?? {
+      reached: true,
+      steps: [{ url: url.replace(/^https:/, "http:"), status: 301 }, { url, status: 200 }],
+    },
+    preflight: preflightOf(s.preflight),
   });
+}
+
+function preflightOf(p: Scenario["preflight"]): Preflight {
+  if (p === undefined) {
+    return { answered: true, origin: CORS_PROBE_ORIGIN, status: 204, headers: new Headers() };
+  }
+  if ("answered" in p) return p;
+  return {
+    answered: true,
+    origin: CORS_PROBE_ORIGIN,
+    status: p.status,
+    headers: new Headers(p.headers),
+  };
 }
 
 /** The result id one check gave for a scenario. */

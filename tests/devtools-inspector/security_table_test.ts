@@ -9,6 +9,13 @@ import { resultOf, type Scenario } from "./audit_helper.ts";
 const HSTS = { "strict-transport-security": "max-age=31536000" };
 const html = (body: string) => `<!doctype html><html><head></head><body>${body}</body></html>`;
 const csp = (policy: string): Scenario => ({ headers: { "content-security-policy": policy } });
+/** A chain that started from http://: [status, url] per response. */
+const route = (...steps: [number, string][]): Scenario => ({
+  httpRoute: { reached: true, steps: steps.map(([status, url]) => ({ status, url })) },
+});
+const acao = (headers: Record<string, string>, status = 204): Scenario => ({
+  preflight: { status, headers },
+});
 
 /** check id → [expected result, scenario]; several rows may reach the same result. */
 const CASES: Record<string, [string, Scenario][]> = {
@@ -29,6 +36,52 @@ const CASES: Record<string, [string, Scenario][]> = {
       headers: { "strict-transport-security": "max-age=31536000, max-age=31536000" },
     }],
     ["hsts-not-implemented-no-https", { url: "http://shop.example/", headers: HSTS }],
+  ],
+  "redirection": [
+    ["redirection-to-https", route([301, "http://shop.example/"], [200, "https://shop.example/"])],
+    [
+      "redirection-to-https",
+      route(
+        // Same host on HTTPS first (HSTS can be set there), then elsewhere: fine.
+        [301, "http://shop.example/"],
+        [301, "https://shop.example/"],
+        [200, "https://www.shop.example/"],
+      ),
+    ],
+    ["redirection-not-needed-no-http", {
+      httpRoute: { reached: false, reason: "Connection refused by shop.example" },
+    }],
+    [
+      "redirection-off-host-from-http",
+      route(
+        [301, "http://shop.example/"],
+        [200, "https://www.shop.example/"],
+      ),
+    ],
+    [
+      "redirection-not-to-https-on-initial-redirection",
+      route(
+        [301, "http://shop.example/"],
+        [301, "http://www.shop.example/"],
+        [200, "https://www.shop.example/"],
+      ),
+    ],
+    [
+      "redirection-not-to-https",
+      route(
+        [302, "http://shop.example/"],
+        [200, "http://www.shop.example/"],
+      ),
+    ],
+    [
+      "redirection-not-to-https",
+      route(
+        [301, "http://shop.example/"],
+        [302, "https://shop.example/"],
+        [200, "http://shop.example/plain"],
+      ),
+    ],
+    ["redirection-missing", route([200, "http://shop.example/"])],
   ],
   "content-security-policy": [
     ["csp-implemented-with-no-unsafe-default-src-none", csp("default-src 'none'; img-src 'self'")],
@@ -159,6 +212,37 @@ const CASES: Record<string, [string, Scenario][]> = {
     }],
     ["corp-not-implemented", {}],
     ["corp-header-invalid", { headers: { "cross-origin-resource-policy": "same-host" } }],
+  ],
+  "cross-origin-resource-sharing": [
+    ["cross-origin-resource-sharing-not-implemented", {}],
+    ["cross-origin-resource-sharing-not-implemented", {
+      preflight: { answered: false, origin: "https://inspector.example", reason: "timed out" },
+    }],
+    // A preflight that is not answered ok grants nothing, whatever its headers say.
+    [
+      "cross-origin-resource-sharing-not-implemented",
+      acao({ "access-control-allow-origin": "*" }, 405),
+    ],
+    [
+      "cross-origin-resource-sharing-implemented-with-public-access",
+      acao({ "access-control-allow-origin": " * ", "access-control-allow-credentials": "true" }),
+    ],
+    [
+      "cross-origin-resource-sharing-implemented-with-restricted-access",
+      acao({ "access-control-allow-origin": "https://app.shop.example" }),
+    ],
+    [
+      // The unknown origin echoed, but without credentials: only public data is exposed.
+      "cross-origin-resource-sharing-implemented-with-restricted-access",
+      acao({ "access-control-allow-origin": "https://inspector.example" }, 200),
+    ],
+    [
+      "cross-origin-resource-sharing-implemented-with-universal-access",
+      acao({
+        "access-control-allow-origin": "https://inspector.example",
+        "access-control-allow-credentials": "TRUE",
+      }),
+    ],
   ],
   "cookies": [
     ["cookies-secure-with-httponly-sessions-and-samesite", {
