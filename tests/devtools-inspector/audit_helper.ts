@@ -15,7 +15,7 @@ export interface Scenario {
   headers?: Record<string, string>;
   setCookies?: string[];
   html?: string | null;
-  /** Where http:// led; by default a 301 from the page's http:// URL to the page. */
+  /** Where http:// led; by default a 301 from the page's http:// URL to an https:// page. */
   httpRoute?: HttpRoute;
   /** The preflight's answer; by default a 204 without CORS headers. */
   preflight?: Preflight | { status: number; headers: Record<string, string> };
@@ -33,12 +33,17 @@ export function audit(s: Scenario): SecurityReport {
     headers: new Headers(s.headers ?? {}),
     cookies: describeCookies(s.setCookies ?? [], new URL(url)),
     document: html === null ? null : parseHtml(html),
-    httpRoute: s.httpRoute ?? {
-      reached: true,
-      steps: [{ url: url.replace(/^https:/, "http:"), status: 301 }, { url, status: 200 }],
-    },
+    httpRoute: s.httpRoute ?? defaultRoute(url),
     preflight: preflightOf(s.preflight),
   });
+}
+
+/** An http:// page is its own route (no redirect); an https:// one is reached by a 301. */
+function defaultRoute(url: string): HttpRoute {
+  const steps = url.startsWith("http:")
+    ? [{ url, status: 200 }]
+    : [{ url: url.replace(/^https:/, "http:"), status: 301 }, { url, status: 200 }];
+  return { reached: true, steps };
 }
 
 function preflightOf(p: Scenario["preflight"]): Preflight {

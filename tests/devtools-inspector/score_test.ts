@@ -63,7 +63,7 @@ Deno.test("a hardened HTTPS page earns every bonus: 140, A+, all checks pass", (
   // CSP +10, frame-ancestors +5, Referrer-Policy +5, CORP +10, cookies +5, SRI +5.
   assert.equal(report.score, 140);
   assert.equal(report.grade, "A+");
-  assert.equal(report.testsPassed, 11);
+  assert.equal(report.testsPassed, 13);
   assert.equal(report.testsFailed, 0);
 });
 
@@ -75,12 +75,13 @@ Deno.test("the report's score is the arithmetic over its rows, and passes are co
   });
   const modifiers = report.checks.map((c) => c.scoreModifier);
   assert.equal(report.score, totalScore(modifiers));
-  // HSTS -20, CSP -25, XCTO -5, cookies -40: 10; the Referrer-Policy bonus does not count.
-  assert.equal(report.score, 10);
+  // HSTS -20, no redirect to HTTPS -20, CSP -25, XCTO -5, cookies -40: 0 (never below); the
+  // Referrer-Policy bonus does not count.
+  assert.equal(report.score, 0);
   assert.equal(report.grade, "F");
   assert.equal(report.testsPassed, report.checks.filter((c) => c.pass).length);
   assert.equal(report.testsPassed + report.testsFailed, report.checks.length);
-  assert.equal(report.testsFailed, 4);
+  assert.equal(report.testsFailed, 5);
 });
 
 Deno.test("a passing check may still cost points (CSP passive content over HTTP)", () => {

@@ -3,6 +3,7 @@ import { ApiError } from "../../../shared/contract/errors.ts";
 import { safeFetch } from "../../../shared/net/safe_fetch.ts";
 import { startFixtureServer } from "../../support/fixture_server.ts";
 import { guardedPolicy, openPolicy } from "../../support/policy.ts";
+import { startTwinServers } from "../../support/tls.ts";
 
 /** Runs `fn` and returns the ApiError it must throw. */
 async function failure(fn: () => Promise<unknown>): Promise<ApiError> {
@@ -107,7 +108,11 @@ Deno.test("the fetch result: final URL, redirect chain, timings, headers, text",
     assert.equal(res.url, start);
     assert.equal(res.finalUrl, target);
     assert.equal(res.status, 200);
-    assert.deepEqual(res.redirects, [{ url: start, status: 301, location: target }]);
+    assert.deepEqual(
+      res.redirects.map(({ url, status, location }) => ({ url, status, location })),
+      [{ url: start, status: 301, location: target }],
+    );
+    assert.equal(res.redirects[0].headers.get("location"), target, "each hop keeps its headers");
     assert.equal(res.contentType, "text/html");
     assert.equal(res.charset, "utf-8");
     assert.match(res.text, /<title>Hello<\/title>/);
@@ -235,5 +240,47 @@ Deno.test("a caller's error code carries every failure after validation", async 
     assert.equal(err.code, "FETCH_OR_AI_ERROR");
   } finally {
     await fixture.close();
+  }
+});
+
+Deno.test("OPTIONS keeps its method and headers across redirects; ports and ca reach TLS", async () => {
+  const seen: string[] = [];
+  const s = await startTwinServers(["site.test"], (req, scheme) => {
+    const url = new URL(req.url);
+    seen.push(`${scheme} ${req.method} ${url.host} ${req.headers.get("origin")}`);
+    if (scheme === "http") {
+      return new Response(null, { status: 308, headers: { location: "https://site.test/x" } });
+    }
+    return new Response(null, {
+      status: 204,
+      headers: { "strict-transport-security": "max-age=60", "access-control-allow-origin": "*" },
+    });
+  });
+  try {
+    const policy = openPolicy({
+      resolve: () => Promise.resolve([{ address: "127.0.0.1", family: 4 }]),
+      ports: new Map([["http://site.test", s.httpPort], ["https://site.test", s.httpsPort]]),
+      ca: s.cert,
+    });
+    const res = await safeFetch("http://site.test/", policy, {
+      method: "OPTIONS",
+      headers: { origin: "https://o.example" },
+    });
+    assert.equal(res.status, 204);
+    assert.equal(res.finalUrl, "https://site.test/x");
+    assert.equal(res.headers.get("access-control-allow-origin"), "*");
+    assert.equal(res.redirects[0].status, 308);
+    assert.deepEqual(seen, [
+      `http OPTIONS site.test:${s.httpPort} https://o.example`,
+      `https OPTIONS site.test:${s.httpsPort} https://o.example`,
+    ]);
+    // Without the test CA, the self-signed certificate is refused as it should be.
+    const untrusted = await failure(() =>
+      safeFetch("https://site.test/", { ...policy, ca: undefined })
+    );
+    assert.equal(untrusted.code, "FETCH_ERROR");
+    assert.match(untrusted.message, /self.signed|certificate/i);
+  } finally {
+    await s.close();
   }
 });
