@@ -162,7 +162,8 @@ export const redirectionCheck = defineCheck({
       return { result: "redirection-not-needed-no-http", evidence: [route.reason.slice(0, 200)] };
     }
     const steps = route.steps.map((s) => ({ ...s, parsed: new URL(s.url) }));
-    const evidence = steps.map((s) => `${s.status} ${s.url}`);
+    // Scheme and host decide; the query (which may carry anything) stays in `redirects`.
+    const evidence = steps.map((s) => `${s.status} ${s.parsed.origin}${s.parsed.pathname}`);
     const [first, second] = steps;
     if (steps.length === 1) return { result: "redirection-missing", evidence };
     if (steps[steps.length - 1].parsed.protocol !== "https:") {

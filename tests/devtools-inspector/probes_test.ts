@@ -92,7 +92,7 @@ Deno.test("an https:// page: its http:// twin and a preflight are fetched and au
     assert.equal(good.redirects.length, 0, "the page's own chain is unchanged");
     assert.equal(row(good, "redirection").result, "redirection-to-https");
     assert.deepEqual(row(good, "redirection").evidence, [
-      "301 http://good.test/docs?x=1",
+      "301 http://good.test/docs",
       "200 https://good.test/docs",
     ]);
     assert.equal(row(good, "strict-transport-security").pass, true);
