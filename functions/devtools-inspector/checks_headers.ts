@@ -175,7 +175,7 @@ export const permissionsPolicyCheck = defineCheck({
         "Permissions-Policy: camera=(), microphone=(), geolocation=().",
     ),
     "permissions-policy-header-invalid": fail(
-      -5,
+      0,
       "Permissions-Policy cannot be parsed, so browsers ignore all of it",
       "Use the structured-header syntax: feature=(allowlist), e.g. camera=(), " +
         'geolocation=(self "https://maps.example").',
@@ -222,7 +222,7 @@ export const openerPolicyCheck = defineCheck({
       "Send Cross-Origin-Opener-Policy: same-origin (or same-origin-allow-popups).",
     ),
     "coop-header-invalid": fail(
-      -5,
+      0,
       "Cross-Origin-Opener-Policy cannot be recognised",
       "Send exactly one of same-origin, same-origin-allow-popups, noopener-allow-popups.",
     ),

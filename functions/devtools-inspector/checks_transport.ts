@@ -89,12 +89,12 @@ export const mixedContentCheck = defineCheck({
       "The page itself is served over HTTP: mixed content does not apply (see HSTS)",
     ),
     "mixed-content-passive": fail(
-      -10,
+      0,
       "Images or media of the HTTPS page are loaded over HTTP",
       "Load images and media over HTTPS: browsers upgrade or flag them, and they can be altered.",
     ),
     "mixed-content-active": fail(
-      -20,
+      0,
       "Scripts, stylesheets, frames or plugins of the HTTPS page are loaded over HTTP",
       "Load them over HTTPS: browsers block active mixed content, so the page is broken.",
     ),
