@@ -70,7 +70,7 @@ function row(result: InspectResult, id: string) {
   return found;
 }
 
-async function closedPort(): Promise<number> {
+function closedPort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
@@ -86,7 +86,7 @@ Deno.test("the http:// twin is the host on port 80 with the same path and query"
 Deno.test("an https:// page: its http:// twin and a preflight are fetched and audited", async () => {
   const s = await startTwinServers(CERT_HOSTS, site);
   try {
-    const policy = policyFor(s, await closedPort());
+    const policy = policyFor(s, closedPort());
     const good = await inspectUrl("https://good.test/docs?x=1", policy);
     assert.equal(good.finalUrl, "https://good.test/docs?x=1");
     assert.equal(good.redirects.length, 0, "the page's own chain is unchanged");
@@ -136,7 +136,7 @@ Deno.test("an http:// page is its own route: no twin is fetched", async () => {
     return site(req, scheme);
   });
   try {
-    const result = await inspectUrl("http://plain.test/", policyFor(s, await closedPort()));
+    const result = await inspectUrl("http://plain.test/", policyFor(s, closedPort()));
     assert.equal(row(result, "redirection").result, "redirection-missing");
     assert.equal(row(result, "strict-transport-security").result, "hsts-not-implemented-no-https");
     assert.deepEqual(seen, ["http GET plain.test", "http OPTIONS plain.test"]);
