@@ -1,6 +1,11 @@
 /** The repo-explainer experiment's app: `GET /explain?url=` explains a GitHub repository. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { type AI, generateSummary, NO_CONTENT_SUMMARY } from "../../shared/bindings/ai/mod.ts";
+import {
+  type AI,
+  EXTRACTIVE_MODEL,
+  generateSummary,
+  NO_CONTENT_SUMMARY,
+} from "../../shared/bindings/ai/mod.ts";
 import {
   createExperimentApp,
   type ExperimentApp,
@@ -12,6 +17,7 @@ import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { MODEL_HEADER } from "../../shared/contract/middleware.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
+import { buildDigest, DIGEST_LABEL, digestText } from "./digest.ts";
 import { type GithubConfig, readRepository } from "./github_api.ts";
 import { parseGithubRepoUrl } from "./github_url.ts";
 import { explainMessages, explainUserMessage } from "./prompt.ts";
@@ -39,6 +45,40 @@ export interface Bindings {
 /** The message of a URL that is valid but names no GitHub repository. */
 export const NOT_A_REPO = "Not a GitHub repository URL";
 
+const RunSchema = z.object({
+  command: z.string().openapi({ example: "npm run dev" }),
+  runs: z.string().nullable().openapi({ description: "What it runs, when the manifest says" }),
+});
+
+const StackSchema = z.object({
+  file: z.string().openapi({ example: "package.json" }),
+  ecosystem: z.string().openapi({
+    description: "npm, deno, cargo, go, python, composer, bundler, make",
+  }),
+  language: z.string().nullable(),
+  name: z.string().nullable(),
+  version: z.string().nullable(),
+  dependencies: z.array(z.string()),
+  devDependencies: z.array(z.string()),
+});
+
+const DigestSchema = z.object({
+  about: z.string().nullable().openapi({
+    description: "The description, else the README's first real paragraph",
+  }),
+  topics: z.array(z.string()),
+  languages: z.array(z.string()).openapi({
+    description: "Primary language first, then those the manifests and top-level files imply",
+  }),
+  stack: z.array(StackSchema).openapi({ description: "Each manifest read" }),
+  entryPoints: z.array(z.string()),
+  run: z.array(RunSchema).openapi({ description: "Install, run, test, build commands" }),
+  readmeIntro: z.string().nullable(),
+  tree: z.array(z.string()).openapi({ description: "Top-level entries (at most 50)" }),
+}).openapi("ExplainDigest", {
+  description: "Built from the GitHub API's answers alone, without a model",
+});
+
 const ExplainSchema = z.object({
   repo: z.string().openapi({
     description: "`owner/name` as GitHub spells it",
@@ -51,7 +91,11 @@ const ExplainSchema = z.object({
   license: z.string().nullable().openapi({ description: "SPDX id (or name) of the licence" }),
   defaultBranch: z.string(),
   files: z.array(z.string()).openapi({ description: "Top-level entries; directories end in /" }),
-  summary: z.string().openapi({ description: "What the project is, its layout, how to start" }),
+  summary: z.string().openapi({
+    description: "What the project is, its layout, how to start: the model's words, or without " +
+      'a model the digest as text, headed "Digest (no model)"',
+  }),
+  digest: DigestSchema,
 }).openapi("ExplainResult");
 
 const explainRoute = createRoute({
@@ -93,11 +137,17 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
       defaultBranch: repo.defaultBranch,
       files: repo.files,
     };
+    const digest = buildDigest(repo);
     const message = explainUserMessage(repo);
-    if (message === "") return c.json({ ...facts, summary: NO_CONTENT_SUMMARY }, 200);
+    if (message === "") return c.json({ ...facts, summary: NO_CONTENT_SUMMARY, digest }, 200);
+    if (bindings.ai.model === EXTRACTIVE_MODEL) {
+      // No model configured: the digest answers, and says so, instead of an extract of raw lines.
+      c.header(MODEL_HEADER, DIGEST_LABEL);
+      return c.json({ ...facts, summary: digestText(repo.fullName, digest), digest }, 200);
+    }
     const { summary, model } = await generateSummary(bindings.ai, explainMessages(message));
     c.header(MODEL_HEADER, model);
-    return c.json({ ...facts, summary }, 200);
+    return c.json({ ...facts, summary, digest }, 200);
   });
   return app;
 }

@@ -6,6 +6,7 @@
 import type { Env } from "../../shared/contract/config.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import type { RepoRef } from "./github_url.ts";
+import { MANIFEST_FILES } from "./manifests.ts";
 
 /** `GITHUB_API_URL` when unset. */
 export const DEFAULT_GITHUB_API_URL = "https://api.github.com";
@@ -30,14 +31,10 @@ export function githubConfigFromEnv(env: Env): GithubConfig {
 }
 
 /** Manifests looked for at the top level, the first present being the main one. */
-export const MANIFESTS = [
-  "package.json",
-  "deno.json",
-  "deno.jsonc",
-  "pyproject.toml",
-  "Cargo.toml",
-  "go.mod",
-] as const;
+export const MANIFESTS = MANIFEST_FILES;
+
+/** Manifests read at most (in {@link MANIFESTS} order), one request each, in parallel. */
+export const MAX_MANIFESTS = 4;
 
 /** Bytes of a README or manifest read at most (only the first few thousand characters are used). */
 export const MAX_TEXT_FILE_BYTES = 64 * 1024;
@@ -57,8 +54,10 @@ export interface RepoSnapshot {
   files: string[];
   /** The README's raw text; null when there is none. */
   readme: string | null;
-  /** The main manifest, when one is present. */
+  /** The main manifest (the first of {@link MANIFESTS} present), when there is one. */
   manifest: { name: string; content: string } | null;
+  /** Every manifest read (at most {@link MAX_MANIFESTS}), the main one first. */
+  manifests: { name: string; content: string }[];
 }
 
 /** Limits of one snapshot: the whole read shares one deadline. */
@@ -99,10 +98,15 @@ export async function readRepository(
     ? listing.filter((e): e is ContentEntry => typeof e?.name === "string")
     : [];
   const names = new Set(entries.filter((e) => e.type === "file").map((e) => e.name));
-  const manifestName = MANIFESTS.find((m) => names.has(m));
-  const manifestText = manifestName
-    ? await api.raw(`${base}/contents/${encodeURIComponent(manifestName)}${query}`)
-    : null;
+  const present = MANIFESTS.filter((m) => names.has(m)).slice(0, MAX_MANIFESTS);
+  const texts = await Promise.all(
+    present.map((name) => api.raw(`${base}/contents/${encodeURIComponent(name)}${query}`)),
+  );
+  const manifests: { name: string; content: string }[] = [];
+  present.forEach((name, i) => {
+    const content = texts[i];
+    if (content !== null) manifests.push({ name, content });
+  });
 
   const m = meta as Record<string, unknown>;
   const license = m.license as { spdx_id?: unknown; name?: unknown } | null | undefined;
@@ -119,9 +123,8 @@ export async function readRepository(
     defaultBranch: str(m.default_branch) ?? "",
     files: entries.map((e) => (e.type === "dir" ? `${e.name}/` : e.name)),
     readme,
-    manifest: manifestName && manifestText !== null
-      ? { name: manifestName, content: manifestText }
-      : null,
+    manifest: manifests[0] ?? null,
+    manifests,
   };
 }
 

@@ -71,6 +71,60 @@ const LONG: FakeRepo = {
   readme: "Long line of words. ".repeat(500), // 10,000 characters
 };
 
+/** The digest of ROCKET: built from the API's answers alone. */
+const ROCKET_DIGEST = {
+  about: "A tiny static web server.",
+  topics: ["http", "static-site"],
+  languages: ["JavaScript"],
+  stack: [{
+    file: "package.json",
+    ecosystem: "npm",
+    language: "JavaScript",
+    name: "rocket",
+    version: "1.4.0",
+    dependencies: ["express"],
+    devDependencies: [],
+  }],
+  entryPoints: ["src/index.js (scripts.start)"],
+  run: [
+    { command: "npm install", runs: null },
+    { command: "npm start", runs: "node src/index.js" },
+    { command: "npm test", runs: "node --test" },
+  ],
+  readmeIntro: "Rocket is a tiny web server that serves static sites with zero configuration.",
+  tree: [".github/", "LICENSE", "README.md", "package.json", "src/"],
+};
+
+/** A Deno project with several manifests (all read, the main one first) and comments in deno.jsonc. */
+const COMET: FakeRepo = {
+  owner: "acme",
+  name: "comet",
+  description: null,
+  language: "TypeScript",
+  topics: [],
+  files: {
+    "deno.jsonc": `{
+  // tasks the README mentions
+  "tasks": { "dev": "deno run -A --watch main.ts", "test": "deno test -A" },
+  "imports": { "hono": "npm:hono@4.13.19", "@std/assert": "jsr:@std/assert@1" },
+}
+`,
+    "Makefile": "DENO := deno\n\nbuild: deps\n\t$(DENO) compile main.ts\n\n.PHONY: build\n",
+    "requirements.txt":
+      "# tooling\nmkdocs>=1.5\nmkdocs-material[imaging]==9.5.0 ; python_version >= '3.8'\n-r docs.txt\n",
+    "main.ts": "Deno.serve(() => new Response('hi'));\n",
+    "docs": null,
+  },
+  readme: `<p align="center"><img src="logo.svg" width="120"></p>
+
+[![CI](https://github.com/acme/comet/actions/workflows/ci.yml/badge.svg)](https://github.com/acme/comet/actions) [![JSR](https://jsr.io/badges/@acme/comet)](https://jsr.io/@acme/comet)
+
+**Comet** is a small [Hono](https://hono.dev) service that answers \`/ping\` from the edge, with no build step.
+
+More text.
+`,
+};
+
 const ROCKET_FACTS = {
   repo: "acme/rocket",
   description: "A tiny static web server.",
@@ -98,7 +152,7 @@ async function withSetup(
     fetchTimeoutMs?: number;
   } = {},
 ) {
-  const github = startGithubFake([ROCKET, NO_README, EMPTY, LONG], options.mode);
+  const github = startGithubFake([ROCKET, NO_README, EMPTY, LONG, COMET], options.mode);
   const model = startOpenAiFake(
     options.behaviour ?? { kind: "reply", content: "It serves sites." },
   );
@@ -127,7 +181,11 @@ Deno.test("explain: metadata, files and the model's summary; what the model and 
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
     assert.equal(res.headers.get("x-ai-model"), FAKE_MODEL);
-    assert.deepEqual(await res.json(), { ...ROCKET_FACTS, summary: "It serves sites." });
+    assert.deepEqual(await res.json(), {
+      ...ROCKET_FACTS,
+      summary: "It serves sites.",
+      digest: ROCKET_DIGEST,
+    });
 
     assert.deepEqual(github.requests.map((r) => r.path).sort(), [
       "/repos/acme/rocket",
@@ -170,6 +228,28 @@ Deno.test("explain: no README still explains from metadata, files and manifest",
       defaultBranch: "main",
       files: ["go.mod", "main.go"],
       summary: "It serves sites.",
+      digest: {
+        about: null,
+        topics: [],
+        languages: ["Go"],
+        stack: [{
+          file: "go.mod",
+          ecosystem: "go",
+          language: "Go",
+          name: "example.com/bare",
+          version: "go 1.22",
+          dependencies: [],
+          devDependencies: [],
+        }],
+        entryPoints: ["main.go"],
+        run: [
+          { command: "go build ./...", runs: null },
+          { command: "go run .", runs: null },
+          { command: "go test ./...", runs: null },
+        ],
+        readmeIntro: null,
+        tree: ["go.mod", "main.go"],
+      },
     });
     const sent = model.requests[0].body?.messages?.[1].content ?? "";
     assert.equal(
@@ -364,18 +444,69 @@ Deno.test("explain: other URLs are 400 INVALID_URL and GitHub is never asked", a
   });
 });
 
-Deno.test("explain: the offline default explains from the description and README", async () => {
+Deno.test("explain: without a model the digest answers, labelled as not a model's", async () => {
   await withSetup(async ({ app, model }) => {
     const res = await explain(app, "https://github.com/acme/rocket");
     assert.equal(res.status, 200);
-    assert.equal(res.headers.get("x-ai-model"), "extractive (offline)");
+    assert.equal(res.headers.get("x-ai-model"), "digest (no model)");
+    const body = await res.json();
+    assert.deepEqual(body.digest, ROCKET_DIGEST);
     assert.equal(
-      (await res.json()).summary,
-      "A tiny static web server. " +
-        "Rocket is a tiny web server that serves static sites with zero configuration. " +
-        "Install the dependencies with npm install, then run npm start to serve the current folder.",
+      body.summary,
+      [
+        "Digest (no model) of acme/rocket",
+        "What it is: A tiny static web server.",
+        "Topics: http, static-site",
+        "Languages: JavaScript",
+        "Stack: npm package rocket 1.4.0 (package.json); depends on express",
+        "Entry points: src/index.js (scripts.start)",
+        "How to run: npm install; npm start (node src/index.js); npm test (node --test)",
+        "From the README: Rocket is a tiny web server that serves static sites with zero " +
+        "configuration.",
+        "Top level: .github/, LICENSE, README.md, package.json, src/",
+      ].join("\n"),
     );
+    assert.doesNotMatch(body.summary, /"start":|\{/, "no raw manifest lines");
     assert.equal(model.requests.length, 0);
+  }, { ai: extractiveAi() });
+});
+
+Deno.test("explain: every manifest present is read (deno.jsonc with comments, Makefile, requirements.txt)", async () => {
+  await withSetup(async ({ app, github }) => {
+    const res = await explain(app, "https://github.com/acme/comet");
+    assert.equal(res.status, 200);
+    const { digest, summary } = await res.json();
+    assert.deepEqual(
+      github.requests.map((r) => r.path).filter((p) => p.includes("/contents/")).sort(),
+      [
+        "/repos/acme/comet/contents/Makefile",
+        "/repos/acme/comet/contents/deno.jsonc",
+        "/repos/acme/comet/contents/requirements.txt",
+      ],
+    );
+    assert.deepEqual(digest.stack.map((s: { file: string }) => s.file), [
+      "deno.jsonc",
+      "requirements.txt",
+      "Makefile",
+    ]);
+    assert.deepEqual(digest.stack[0].dependencies, ["hono", "@std/assert"]);
+    assert.deepEqual(digest.stack[1].dependencies, ["mkdocs", "mkdocs-material"]);
+    assert.deepEqual(digest.languages, ["TypeScript", "Python"]);
+    assert.deepEqual(digest.entryPoints, ["main.ts (task dev)"]);
+    assert.deepEqual(digest.run.map((r: { command: string }) => r.command), [
+      "deno task dev",
+      "deno task test",
+      "pip install -r requirements.txt",
+      "make build",
+    ]);
+    // The logo and the badge row are skipped; the first prose paragraph loses its markup.
+    assert.equal(
+      digest.readmeIntro,
+      "Comet is a small Hono service that answers /ping from the edge, with no build step.",
+    );
+    assert.equal(digest.about, digest.readmeIntro, "no description: the README says what it is");
+    assert.match(summary, /^Digest \(no model\) of acme\/comet\nWhat it is: Comet is/);
+    assert.doesNotMatch(summary, /From the README/, "not repeated when it is the description");
   }, { ai: extractiveAi() });
 });
 

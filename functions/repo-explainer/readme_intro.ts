@@ -1,0 +1,67 @@
+/**
+ * A README's first real paragraph: the first Markdown paragraph that is prose, not a badge
+ * row, a logo, a link list or a one-word line. Markdown is tokenised by `marked` (its lexer
+ * only; nothing is rendered), and the paragraph's inline markup is reduced to its text.
+ */
+import { Lexer, type Token, type Tokens } from "marked";
+
+/** A paragraph shorter than this (in letters) is a tagline or a label, not an introduction. */
+export const MIN_INTRO_LETTERS = 30;
+
+/** The introduction is cut (at a sentence end where possible) to this many characters. */
+export const MAX_INTRO_CHARS = 600;
+
+/** The text of inline tokens: links keep their text, images, HTML and line breaks go. */
+function inlineText(tokens: readonly Token[]): string {
+  return tokens.map((t) => {
+    switch (t.type) {
+      case "image":
+      case "html":
+        return "";
+      case "br":
+        return " ";
+      case "text":
+      case "escape":
+        return "tokens" in t && t.tokens ? inlineText(t.tokens) : (t as Tokens.Text).text;
+      case "codespan":
+        return (t as Tokens.Codespan).text;
+      default:
+        return "tokens" in t && Array.isArray(t.tokens) ? inlineText(t.tokens) : "";
+    }
+  }).join("");
+}
+
+/** Letters in the text that are not part of a link (badge rows are all links). */
+function proseLetters(tokens: readonly Token[]): number {
+  return tokens.filter((t) => t.type !== "link" && t.type !== "image" && t.type !== "html")
+    .map((t) => ("tokens" in t && Array.isArray(t.tokens) ? inlineText(t.tokens) : t.raw))
+    .join("").replace(/[^\p{L}]/gu, "").length;
+}
+
+/** Cuts text to the cap at the last sentence end inside it, else at a word. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max);
+  const sentence = head.match(/^[\s\S]*[.!?](?=\s)/)?.[0];
+  if (sentence && sentence.length > max / 2) return sentence;
+  return `${head.replace(/\s+\S*$/, "")}…`;
+}
+
+/** The README's first real paragraph as plain text, or null when it has none. */
+export function readmeIntro(markdown: string | null): string | null {
+  if (!markdown?.trim()) return null;
+  let tokens: Token[];
+  try {
+    tokens = new Lexer({ gfm: true }).lex(markdown);
+  } catch {
+    return null;
+  }
+  for (const token of tokens) {
+    if (token.type !== "paragraph") continue;
+    const inline = (token as Tokens.Paragraph).tokens ?? [];
+    if (proseLetters(inline) < MIN_INTRO_LETTERS) continue;
+    const text = inlineText(inline).replace(/\s+/g, " ").trim();
+    if (text) return cut(text, MAX_INTRO_CHARS);
+  }
+  return null;
+}
