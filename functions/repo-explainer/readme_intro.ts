@@ -31,11 +31,14 @@ function inlineText(tokens: readonly Token[]): string {
   }).join("");
 }
 
-/** Letters in the text that are not part of a link (badge rows are all links). */
+/**
+ * Letters in the text that are not part of a link (badge rows are all links), nor of
+ * reference-style link syntax whose definitions are missing (`[![x][]][y]` stays text).
+ */
 function proseLetters(tokens: readonly Token[]): number {
   return tokens.filter((t) => t.type !== "link" && t.type !== "image" && t.type !== "html")
     .map((t) => ("tokens" in t && Array.isArray(t.tokens) ? inlineText(t.tokens) : t.raw))
-    .join("").replace(/[^\p{L}]/gu, "").length;
+    .join("").replace(/!?\[[^\]]*\]/g, "").replace(/[^\p{L}]/gu, "").length;
 }
 
 /** Cuts text to the cap at the last sentence end inside it, else at a word. */

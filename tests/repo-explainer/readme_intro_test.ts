@@ -1,0 +1,44 @@
+/** The README's first real paragraph: badges, logos, taglines and markup are skipped. */
+import assert from "node:assert/strict";
+import { MAX_INTRO_CHARS, readmeIntro } from "../../functions/repo-explainer/readme_intro.ts";
+
+Deno.test("the first prose paragraph, after a heading, a logo and a badge row", () => {
+  const md = `# deno
+
+<img align="right" src="https://deno.land/logo.svg" height="150px" alt="the deno mascot">
+
+[![](https://img.shields.io/crates/v/deno.svg)](https://crates.io/crates/deno)
+[![Twitter badge][]][Twitter link] [![Discord badge][]][Discord link]
+
+Fast
+
+[Deno](https://www.deno.com) (/ˈdiːnoʊ/, pronounced \`dee-no\`) is a JavaScript, TypeScript, and
+WebAssembly runtime with **secure defaults** and a great developer experience.
+
+## Installation
+`;
+  assert.equal(
+    readmeIntro(md),
+    "Deno (/ˈdiːnoʊ/, pronounced dee-no) is a JavaScript, TypeScript, and WebAssembly runtime " +
+      "with secure defaults and a great developer experience.",
+  );
+});
+
+Deno.test("no prose at all is null; empty or missing README is null", () => {
+  assert.equal(
+    readmeIntro(
+      "# Title\n\n```sh\nnpm i thing\n```\n\n- a list item that is long enough to count\n",
+    ),
+    null,
+  );
+  assert.equal(readmeIntro("[![a](b)](c) [![d](e)](f)"), null);
+  assert.equal(readmeIntro(""), null);
+  assert.equal(readmeIntro(null), null);
+});
+
+Deno.test("a long paragraph is cut at a sentence end within the cap", () => {
+  const sentence = "This library parses things quickly and reports every error it finds. ";
+  const intro = readmeIntro(sentence.repeat(20))!;
+  assert.ok(intro.length <= MAX_INTRO_CHARS, String(intro.length));
+  assert.ok(intro.endsWith("finds."), intro.slice(-20));
+});
