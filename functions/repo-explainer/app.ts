@@ -13,14 +13,17 @@ import {
   type RootInfo,
 } from "../../shared/contract/app.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
+import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { MODEL_HEADER } from "../../shared/contract/middleware.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
-import { buildDigest, DIGEST_LABEL, digestText } from "./digest.ts";
 import { type GithubConfig, readRepository } from "./github_api.ts";
 import { parseGithubRepoUrl } from "./github_url.ts";
 import { explainMessages, explainUserMessage } from "./prompt.ts";
+
+/** The digest (its Markdown, TOML and JSONC readers), loaded by the first `/explain`. */
+const loadDigest = onFirstUse(() => import("./digest.ts"));
 
 /** The root information document. */
 export const ROOT: RootInfo = {
@@ -137,6 +140,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
       defaultBranch: repo.defaultBranch,
       files: repo.files,
     };
+    const { buildDigest, DIGEST_LABEL, digestText } = await loadDigest();
     const digest = buildDigest(repo);
     const message = explainUserMessage(repo);
     if (message === "") return c.json({ ...facts, summary: NO_CONTENT_SUMMARY, digest }, 200);
