@@ -107,7 +107,9 @@ const explainRoute = createRoute({
   summary: "Explain a GitHub repository",
   description: "Reads the repository's metadata, README, top-level files and main manifest " +
     "through the GitHub API and asks the model to explain it (at most 6000 characters of " +
-    "gathered text). Header `X-AI-Model` names the model.",
+    "gathered text). Header `X-AI-Model` names the model. Without a configured model the " +
+    "digest answers (built from the API's answers alone) and `X-AI-Model` says `digest (no " +
+    "model)`; `digest` is part of every answer.",
   request: {
     query: UrlQuery.extend({
       url: UrlQuery.shape.url.openapi({
