@@ -74,7 +74,7 @@ const EXPERIMENTS: Record<string, () => Promise<Fixture>> = {
     return { app: fx.app, close: () => fx[Symbol.asyncDispose]() };
   },
   "object-storage": async () => {
-    // The filesystem default: the only backend under which `GET /public/{key}` is served.
+    // The filesystem default, under which `GET /public/{key}` serves the bytes itself.
     const backend = await filesystemBackend();
     return { app: objectStorage(await backend.fresh(), quiet), close: () => backend.close() };
   },

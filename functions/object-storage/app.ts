@@ -1,7 +1,7 @@
 /**
  * The object-storage experiment's app: `PUT /object` streams a body into the private or the
  * public bucket; `GET`/`HEAD`/`DELETE /object` and `GET /objects` read them back;
- * `GET /public/*` serves the public bucket directly when it is the local folder default.
+ * `GET /public/*` is the public bucket's direct URL (see {@link createApp}).
  */
 import type { Context } from "hono";
 import {
@@ -10,9 +10,13 @@ import {
   type ExperimentOptions,
   type RootInfo,
 } from "../../shared/contract/app.ts";
-import { DEFAULT_CONTENT_TYPE, type ObjectBucket } from "../../shared/bindings/bucket/mod.ts";
-import type { BucketBindings } from "../../shared/bindings/bucket/mod.ts";
-import { encodeKeyPath, isValidKey } from "../../shared/bindings/bucket/mod.ts";
+import {
+  DEFAULT_CONTENT_TYPE,
+  encodeKeyPath,
+  isValidKey,
+  type ObjectBucket,
+} from "../../shared/bindings/bucket/mod.ts";
+import type { Bindings } from "./config.ts";
 import { ApiError, payloadTooLarge } from "../../shared/contract/errors.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { serveObject } from "./serve_object.ts";
@@ -36,10 +40,15 @@ export const ROOT: RootInfo = {
   usage: "PUT /object?key=<key>&public=<true|false>",
 };
 
-/** What this experiment needs from its environment (see shared/bindings/bucket/env.ts). */
-export type Bindings = BucketBindings;
+export type { Bindings };
 
-/** Creates the app over its bindings (pure: tests call `app.request()`). */
+/**
+ * Creates the app over its bindings (pure: tests call `app.request()`). `GET /public/<key>`
+ * serves the public bucket itself when it is the local folder, or when it is an S3 bucket and
+ * no `PUBLIC_BUCKET_URL` says where the store publishes it; with an S3 bucket and
+ * `PUBLIC_BUCKET_URL`, it redirects (302) to `<PUBLIC_BUCKET_URL>/<key>`, the `url` an upload
+ * answered with.
+ */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const app = createExperimentApp(ROOT, options);
   const bucketOf = (isPublic: string | undefined): ObjectBucket =>
@@ -105,10 +114,15 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     }, 200);
   });
 
-  // Direct URLs exist only for the local folder; an S3 public bucket has its own.
-  if (bindings.PUBLIC_BUCKET.kind === "filesystem") {
-    app.openapi(publicRoute, (c) => serveObject(c, bindings.PUBLIC_BUCKET, publicKey(c)));
-  }
+  app.openapi(publicRoute, (c) => {
+    const key = publicKey(c);
+    const base = bindings.PUBLIC_BUCKET_URL;
+    if (bindings.PUBLIC_BUCKET.kind === "s3" && base && !isOwnPublicPath(base, c.req.url)) {
+      // The store (or its CDN) serves the bytes; no bucket call, so no bucket latency.
+      return c.redirect(`${base}/${encodeKeyPath(key)}`, 302);
+    }
+    return serveObject(c, bindings.PUBLIC_BUCKET, key);
+  });
   return app;
 }
 
@@ -129,6 +143,16 @@ function publicKey(c: Context): string {
   }
   if (!isValidKey(key)) throw new ApiError("INVALID_INPUT", OBJECT_MESSAGES.invalidKey);
   return key;
+}
+
+/**
+ * True when `base` is this very route (`PUBLIC_BUCKET_URL=<this service>/public`, as in
+ * `deno task dev`): a redirect there would loop, so the service serves the bytes itself.
+ */
+function isOwnPublicPath(base: string, requestUrl: string): boolean {
+  const target = new URL(base);
+  return target.origin === new URL(requestUrl).origin &&
+    target.pathname.replace(/\/+$/, "") === "/public";
 }
 
 function tooLarge(max: number): ApiError {

@@ -211,15 +211,16 @@ export const listRoute = createRoute({
   },
 });
 
-/** `GET /public/{key}`: direct URLs of the local public bucket (only when it is a folder). */
+/** `GET /public/{key}`: the public bucket's direct URL (served, or redirected to the store). */
 export const publicRoute = createRoute({
   method: "get",
   // `{key{.+}}` becomes Hono's `:key{.+}`, which spans `/`.
   path: "/public/{key{.+}}",
   summary: "Read a public object by its direct URL",
-  description: "Serves the public bucket when it is the local folder default, so that upload " +
-    "URLs under `PUBLIC_BUCKET_URL=http://localhost:8008/public` work. Same headers, Range and " +
-    "If-None-Match handling as `GET /object`.",
+  description: "With an S3 public bucket and PUBLIC_BUCKET_URL set: 302 to " +
+    "`<PUBLIC_BUCKET_URL>/<key>`, where the store or its CDN serves the object. Otherwise (the " +
+    "local folder default, or S3 without PUBLIC_BUCKET_URL) the service serves the public " +
+    "bucket itself, with the same headers, Range and If-None-Match handling as `GET /object`.",
   request: {
     params: z.object({
       key: z.string().openapi({
@@ -231,6 +232,10 @@ export const publicRoute = createRoute({
   responses: {
     200: { description: "The object", headers: READ_HEADERS, content: BINARY },
     206: { description: "The requested range (Content-Range)", content: BINARY },
+    302: {
+      description: "Redirect to `<PUBLIC_BUCKET_URL>/<key>` (S3 public bucket)",
+      headers: { Location: { schema: { type: "string" as const } } },
+    },
     304: { description: "Not modified (If-None-Match matched)" },
     ...errorResponses("INVALID_INPUT", "NOT_FOUND", [416, "INVALID_INPUT"], "STORAGE_ERROR"),
   },

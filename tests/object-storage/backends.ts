@@ -1,14 +1,13 @@
 /**
  * The two bucket backends the object-storage suite runs against: the filesystem default (as
- * `bucketsFromEnv` builds it from `DATA_DIR`) and the S3 adapter over s3rver. Each hands out
+ * config.ts's `bindingsFromEnv` builds it from `DATA_DIR`) and the S3 adapter over s3rver. Each hands out
  * fresh, empty private and public buckets, and lists every file under its folder, so a test
  * can tell that nothing was written (or left behind) anywhere.
  */
 import { DeleteObjectCommand, ListObjectsCommand } from "@aws-sdk/client-s3";
 import { join, relative } from "node:path";
-import { bucketsFromEnv } from "../../shared/bindings/bucket/env.ts";
 import { Env } from "../../shared/contract/config.ts";
-import type { Bindings } from "../../functions/object-storage/app.ts";
+import { type Bindings, bindingsFromEnv } from "../../functions/object-storage/config.ts";
 import { type S3rverHandle, startS3rver } from "../support/s3rver.ts";
 
 /** The bucket names both backends use. */
@@ -50,7 +49,7 @@ export async function filesystemBackend(): Promise<Backend> {
         MAX_OBJECT_BYTES: options.maxObjectBytes?.toString(),
         PUBLIC_BUCKET_URL: options.publicUrl,
       });
-      return bucketsFromEnv(env);
+      return bindingsFromEnv(env);
     },
     files: () => listFiles(root),
     bytes: () => totalBytes(root),

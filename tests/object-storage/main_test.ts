@@ -30,8 +30,9 @@ Deno.test("main.ts stores in S3 when S3_ENDPOINT is set", async () => {
     const object = await s3.bucket("main-public").get("a/b.txt");
     assert.equal(object?.info.contentType, "text/plain");
     assert.equal(await new Response(object!.body).text(), "via main");
-    const res = await fetch(`${origin}/public/a/b.txt`);
-    assert.equal(res.status, 404, "no local /public route for an S3 public bucket");
+    const res = await fetch(`${origin}/public/a/b.txt`, { redirect: "manual" });
+    assert.equal(res.status, 302);
+    assert.equal(res.headers.get("location"), "https://cdn.example/assets/a/b.txt");
     await res.body?.cancel();
   } finally {
     await stop("SIGTERM");

@@ -60,12 +60,37 @@ Deno.test("object-storage over S3 (s3rver)", async (t) => {
       assert.equal((await app.request("/object?key=aborted")).status, 404);
     });
 
-    await t.step("GET /public is not served when the public bucket is S3", async () => {
+    await t.step("GET /public/<key> redirects to PUBLIC_BUCKET_URL/<key>", async () => {
       const { app } = await freshApp(backend, { publicUrl: "https://cdn.example/pub" });
-      await app.request("/object?key=p.txt&public=true", { method: "PUT", body: "p" });
+      const put = await app.request("/object?key=a%20b/p.txt&public=true", {
+        method: "PUT",
+        body: "p",
+      });
+      const { url } = await put.json();
+      sent.length = 0;
+      const res = await app.request("/public/a%20b/p.txt");
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get("location"), "https://cdn.example/pub/a%20b/p.txt");
+      assert.equal(res.headers.get("location"), url, "the url the upload answered with");
+      assert.deepEqual(sent, [], "a redirect costs no bucket call");
+      const bad = await app.request("/public/a%00b.txt");
+      assert.equal(bad.status, 400, "the key rule holds before any redirect");
+      assert.equal(bad.headers.get("location"), null);
+    });
+
+    await t.step("without PUBLIC_BUCKET_URL, GET /public/<key> streams from S3", async () => {
+      const { app } = await freshApp(backend);
+      await app.request("/object?key=p.txt&public=true", { method: "PUT", body: "public p" });
+      await app.request("/object?key=q.txt", { method: "PUT", body: "private q" });
       const res = await app.request("/public/p.txt");
-      assert.equal(res.status, 404);
-      assert.equal((await res.json()).code, "NOT_FOUND");
+      assert.equal(res.status, 200);
+      assert.equal(await res.text(), "public p");
+      const ranged = await app.request("/public/p.txt", { headers: { range: "bytes=7-" } });
+      assert.equal(ranged.status, 206);
+      assert.equal(await ranged.text(), "p");
+      const priv = await app.request("/public/q.txt");
+      assert.equal(priv.status, 404, "the private bucket has no direct URL");
+      await priv.body?.cancel();
     });
 
     await t.step("a missing bucket is 500 STORAGE_ERROR, not a missing object", async () => {

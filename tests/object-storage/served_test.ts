@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createApp } from "../../functions/object-storage/app.ts";
-import { bucketsFromEnv } from "../../shared/bindings/bucket/env.ts";
+import { bindingsFromEnv } from "../../functions/object-storage/config.ts";
 import { Env } from "../../shared/contract/config.ts";
 import { listFiles } from "./backends.ts";
 
@@ -21,7 +21,7 @@ async function withServer(
   let app: ReturnType<typeof createApp> | undefined;
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     app ??= createApp(
-      await bucketsFromEnv(
+      await bindingsFromEnv(
         new Env({ DATA_DIR: join(root, "data"), PUBLIC_BUCKET_URL: `${origin}/public`, ...vars }),
       ),
       { log: () => {} },

@@ -1,8 +1,8 @@
 /**
  * The `BUCKET` / `PUBLIC_BUCKET` bindings: an object bucket that takes streamed bodies and
  * reads back whole objects or byte ranges. Two adapters implement it: a folder on disk
- * (shared/bindings/bucket/fs.ts, the embedded default) and any S3-compatible store
- * (shared/bucket_s3.ts). Key syntax lives in shared/bindings/bucket/key.ts.
+ * (./fs.ts, the embedded default) and any S3-compatible store
+ * (./s3.ts). Key syntax lives in ./key.ts.
  */
 
 /** What a bucket knows about one stored object. */

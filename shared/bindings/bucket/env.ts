@@ -1,41 +1,37 @@
 /**
- * Building `BUCKET` and `PUBLIC_BUCKET` from the environment. With `S3_ENDPOINT` or S3
- * credentials set, both are buckets of that S3-compatible store, named by `BUCKET` and
- * `PUBLIC_BUCKET`; otherwise both are folders under `<DATA_DIR>/buckets/` (named by the same
- * variables, default `private` and `public`). A malformed value is a ConfigError.
+ * Building bucket bindings from the environment. With `S3_ENDPOINT` or S3 credentials set, every
+ * binding is a bucket of that S3-compatible store, named by the binding's variable (`BUCKET`,
+ * `PUBLIC_BUCKET`, …); otherwise each is a folder under `<DATA_DIR>/buckets/`, named by the same
+ * variable or the experiment's default. Only the adapter in use is loaded: in S3 mode the
+ * filesystem default is never imported and the disk is never touched (there is none at the
+ * edge); without S3 the AWS SDK is never imported (it would double the cold start).
  */
-import { join } from "node:path";
 import type { ObjectBucket } from "./bucket.ts";
-import { FsBucket } from "./fs.ts";
+import { DEFAULT_S3_TIMEOUTS, type S3Timeouts } from "./s3_deadline.ts";
 import type { S3Settings } from "./s3.ts";
 import { ConfigError, type Env } from "../../contract/config.ts";
 
-/** `MAX_OBJECT_BYTES` when unset: 100 MiB. */
-export const DEFAULT_MAX_OBJECT_BYTES = 100 * 1024 * 1024;
-/** The largest `MAX_OBJECT_BYTES` accepted: S3's 5 TiB object limit. */
-export const MAX_MAX_OBJECT_BYTES = 5 * 1024 ** 4;
-/** Folder names of the filesystem default when `BUCKET` / `PUBLIC_BUCKET` are unset. */
-export const DEFAULT_BUCKET_NAMES = { private: "private", public: "public" } as const;
+/** Bounds of `S3_TIMEOUT_MS` and `S3_PART_TIMEOUT_MS`. */
+export const S3_TIMEOUT_BOUNDS = {
+  requestMs: { min: 100, max: 600_000 },
+  partMs: { min: 100, max: 3_600_000 },
+} as const;
+
+/** Options of {@link bucketsFromEnv}. */
+export interface BucketsOptions {
+  /** The largest object that will be stored; sizes S3 multipart parts (default 5 MiB parts). */
+  maxObjectBytes?: number;
+}
 
 // S3's bucket-name rule; for folders it also keeps the name a single safe path segment.
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
-
-/** The object-storage bindings. */
-export interface BucketBindings {
-  /** The private bucket (reachable only through the service). */
-  BUCKET: ObjectBucket;
-  /** The public bucket (reachable through direct URLs). */
-  PUBLIC_BUCKET: ObjectBucket;
-  /** Base address of the public bucket's direct URLs, without a trailing `/`. */
-  PUBLIC_BUCKET_URL?: string;
-  /** The largest accepted upload, in bytes. */
-  maxObjectBytes: number;
-}
 
 /** The S3 settings, or undefined when no S3 store is configured. */
 export function s3SettingsFromEnv(env: Env): S3Settings | undefined {
   const endpoint = env.url("S3_ENDPOINT");
   const keys = env.pair("S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY");
+  // Read even without S3, so a malformed value is reported whatever the mode.
+  const timeouts = s3TimeoutsFromEnv(env);
   if (!endpoint && !keys) return undefined;
   const region = env.string("S3_REGION", "us-east-1");
   if (!/^[a-z0-9-]{1,40}$/.test(region)) {
@@ -47,51 +43,73 @@ export function s3SettingsFromEnv(env: Env): S3Settings | undefined {
     credentials: keys ? { accessKeyId: keys[0], secretAccessKey: keys[1] } : undefined,
     // Compatible stores mostly need path-style addressing; AWS itself prefers virtual hosts.
     forcePathStyle: env.bool("S3_FORCE_PATH_STYLE", endpoint !== undefined),
+    timeouts,
+  };
+}
+
+/** `S3_TIMEOUT_MS` and `S3_PART_TIMEOUT_MS` (see ./s3_deadline.ts for what each bounds). */
+export function s3TimeoutsFromEnv(env: Env): S3Timeouts {
+  const { requestMs, partMs } = S3_TIMEOUT_BOUNDS;
+  return {
+    requestMs: env.int(
+      "S3_TIMEOUT_MS",
+      DEFAULT_S3_TIMEOUTS.requestMs,
+      requestMs.min,
+      requestMs.max,
+    ),
+    partMs: env.int("S3_PART_TIMEOUT_MS", DEFAULT_S3_TIMEOUTS.partMs, partMs.min, partMs.max),
   };
 }
 
 /**
- * Reads the bucket bindings; rejects with ConfigError on a malformed or missing value. The AWS
- * SDK is loaded only when S3 is configured: it would double the filesystem default's cold start.
+ * Builds one bucket per binding: `bindings` maps each binding's variable (which names its
+ * bucket) to the folder name used when the variable is unset and there is no S3. Rejects with
+ * ConfigError on a malformed or missing value, or when two bindings name the same bucket (their
+ * objects would mix: a private and a public binding would publish every private object). All
+ * buckets of one call share one S3 client and one set of part buffers. Nothing is contacted or
+ * created here: a store that is down fails the requests that use it, not the start-up.
  */
-export async function bucketsFromEnv(env: Env): Promise<BucketBindings> {
-  const maxObjectBytes = env.int(
-    "MAX_OBJECT_BYTES",
-    DEFAULT_MAX_OBJECT_BYTES,
-    1,
-    MAX_MAX_OBJECT_BYTES,
-  );
-  const PUBLIC_BUCKET_URL = env.url("PUBLIC_BUCKET_URL");
+export async function bucketsFromEnv<const N extends string>(
+  env: Env,
+  bindings: Record<N, string>,
+  options: BucketsOptions = {},
+): Promise<Record<N, ObjectBucket>> {
   const s3 = s3SettingsFromEnv(env);
-  const names = {
-    private: bucketName(env, "BUCKET", s3 ? undefined : DEFAULT_BUCKET_NAMES.private),
-    public: bucketName(env, "PUBLIC_BUCKET", s3 ? undefined : DEFAULT_BUCKET_NAMES.public),
-  };
-  // One bucket for both would publish every private object.
-  if (names.private === names.public) {
-    throw new ConfigError(`PUBLIC_BUCKET must differ from BUCKET, both are "${names.private}"`);
+  const variables = Object.keys(bindings) as N[];
+  const names = {} as Record<N, string>;
+  const seen = new Map<string, N>();
+  for (const variable of variables) {
+    const name = bucketName(env, variable, s3 ? undefined : bindings[variable]);
+    const other = seen.get(name);
+    if (other) throw new ConfigError(`${variable} must differ from ${other}, both are "${name}"`);
+    seen.set(name, variable);
+    names[variable] = name;
   }
+  const buckets = {} as Record<N, ObjectBucket>;
   if (s3) {
     const { createS3Client, PartBufferPool, partSizeFor, QUEUE_SIZE, S3Bucket } = await import(
       "./s3.ts"
     );
     const client = createS3Client(s3);
-    // The two buckets share one client and one set of part buffers.
+    const { maxObjectBytes } = options;
     const pool = new PartBufferPool(partSizeFor(maxObjectBytes), QUEUE_SIZE);
-    return {
-      BUCKET: new S3Bucket({ client, bucket: names.private, maxObjectBytes, pool }),
-      PUBLIC_BUCKET: new S3Bucket({ client, bucket: names.public, maxObjectBytes, pool }),
-      PUBLIC_BUCKET_URL,
-      maxObjectBytes,
-    };
+    for (const variable of variables) {
+      buckets[variable] = new S3Bucket({
+        client,
+        bucket: names[variable],
+        maxObjectBytes,
+        pool,
+        timeouts: s3.timeouts,
+      });
+    }
+    return buckets;
   }
-  const root = join(env.string("DATA_DIR", ".data"), "buckets");
-  return {
-    BUCKET: new FsBucket(join(root, names.private)),
-    PUBLIC_BUCKET: new FsBucket(join(root, names.public)),
-    PUBLIC_BUCKET_URL,
-    maxObjectBytes,
-  };
+  const dataDir = env.string("DATA_DIR", ".data");
+  const { FsBucket } = await import("./fs.ts");
+  for (const variable of variables) {
+    buckets[variable] = new FsBucket(`${dataDir}/buckets/${names[variable]}`);
+  }
+  return buckets;
 }
 
 function bucketName(env: Env, variable: string, fallback: string | undefined): string {

@@ -1,8 +1,8 @@
 /**
  * The S3 adapter of `BUCKET` / `PUBLIC_BUCKET`: any S3-compatible store (AWS S3, R2, MinIO,
- * s3rver…) through `@aws-sdk/client-s3`. Uploads stream through shared/bucket_s3_upload.ts:
- * one PutObject for a small body, a multipart upload over a few reused part buffers for a large
- * one, aborted when anything fails so no parts are left behind.
+ * s3rver…) through `@aws-sdk/client-s3`. Uploads stream through ./s3_upload.ts: one PutObject
+ * for a small body, a multipart upload over a few reused part buffers for a large one, aborted
+ * when anything fails so no parts are left behind. Every call has a deadline (./s3_deadline.ts).
  */
 import {
   DeleteObjectCommand,
@@ -25,11 +25,12 @@ import {
   type PutOptions,
 } from "./bucket.ts";
 import { isValidKey } from "./key.ts";
+import { DEFAULT_S3_TIMEOUTS, type S3Timeouts, withDeadline } from "./s3_deadline.ts";
 import { PartBufferPool, uploadStream } from "./s3_upload.ts";
 
 export { PartBufferPool };
 
-/** How to reach the store (from `S3_*` variables; see shared/bindings/bucket/env.ts). */
+/** How to reach the store (from `S3_*` variables; see ./env.ts). */
 export interface S3Settings {
   /** Endpoint of an S3-compatible store; absent for AWS S3 itself. */
   endpoint?: string;
@@ -40,7 +41,12 @@ export interface S3Settings {
   forcePathStyle: boolean;
   /** Attempts per request, retries included (SDK default 3). */
   maxAttempts?: number;
+  /** Deadlines of calls and the sockets' idle limit (default {@link DEFAULT_S3_TIMEOUTS}). */
+  timeouts?: S3Timeouts;
 }
+
+/** The longest wait for a connection to the store. */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 /** Part size of multipart uploads: S3's minimum, so memory stays small. */
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
@@ -57,10 +63,12 @@ const HEAD_CONCURRENCY = 8;
 
 /**
  * A client set up for S3-compatible stores: checksums only where the API requires them (many
- * stores, s3rver among them, reject the SDK's default CRC trailers) and a connect timeout so a
- * store that is down fails fast.
+ * stores, s3rver among them, reject the SDK's default CRC trailers), a connect timeout so a
+ * store that is down fails fast, and an idle limit on its sockets so a store that stops
+ * answering mid-body (a GET being streamed to a client) fails too instead of hanging.
  */
 export function createS3Client(settings: S3Settings): S3Client {
+  const { requestMs } = settings.timeouts ?? DEFAULT_S3_TIMEOUTS;
   return new S3Client({
     endpoint: settings.endpoint,
     region: settings.region,
@@ -69,7 +77,10 @@ export function createS3Client(settings: S3Settings): S3Client {
     maxAttempts: settings.maxAttempts,
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
-    requestHandler: { connectionTimeout: 5_000 },
+    requestHandler: {
+      connectionTimeout: Math.min(CONNECT_TIMEOUT_MS, requestMs),
+      socketTimeout: requestMs,
+    },
   });
 }
 
@@ -87,6 +98,8 @@ export interface S3BucketOptions {
   maxObjectBytes?: number;
   /** Part buffers to share with other buckets (of the same part size); default, its own. */
   pool?: PartBufferPool;
+  /** Deadlines of its calls (default {@link DEFAULT_S3_TIMEOUTS}). */
+  timeouts?: S3Timeouts;
 }
 
 /** A bucket in an S3-compatible store. */
@@ -97,19 +110,21 @@ export class S3Bucket implements ObjectBucket {
   readonly #bucket: string;
   readonly #partSize: number;
   readonly #pool: PartBufferPool;
+  readonly #timeouts: S3Timeouts;
 
   /** A bucket over a client (which the caller may share between buckets). */
   constructor(options: S3BucketOptions) {
     this.#client = options.client;
     this.#bucket = options.bucket;
     this.#partSize = partSizeFor(options.maxObjectBytes);
+    this.#timeouts = options.timeouts ?? DEFAULT_S3_TIMEOUTS;
     // One upload's worth of part buffers stays allocated between uploads.
     this.#pool = options.pool?.size === this.#partSize
       ? options.pool
       : new PartBufferPool(this.#partSize, QUEUE_SIZE);
   }
 
-  /** Streams the body up (shared/bucket_s3_upload.ts); a failed upload leaves no parts. */
+  /** Streams the body up (./s3_upload.ts); a failed upload leaves no parts. */
   async put(
     key: string,
     body: ReadableStream<Uint8Array>,
@@ -125,6 +140,7 @@ export class S3Bucket implements ObjectBucket {
       queueSize: QUEUE_SIZE,
       maxParts: MAX_PARTS,
       pool: this.#pool,
+      timeouts: this.#timeouts,
     });
     return { key, size, contentType: options.contentType, etag, uploaded: new Date() };
   }
@@ -135,14 +151,16 @@ export class S3Bucket implements ObjectBucket {
     const { range, ifMatch } = options;
     let out;
     try {
-      out = await this.#client.send(
-        new GetObjectCommand({
-          Bucket: this.#bucket,
-          Key: key,
-          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
-          IfMatch: ifMatch,
-        }),
-      );
+      out = await this.#send("GetObject", (abortSignal) =>
+        this.#client.send(
+          new GetObjectCommand({
+            Bucket: this.#bucket,
+            Key: key,
+            Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+            IfMatch: ifMatch,
+          }),
+          { abortSignal },
+        ));
     } catch (err) {
       if (isMissing(err)) return null;
       if (statusOf(err) === 412) throw new ObjectChangedError();
@@ -170,8 +188,12 @@ export class S3Bucket implements ObjectBucket {
   async head(key: string): Promise<ObjectInfo | null> {
     checkKey(key);
     try {
-      const out = await this.#client.send(
-        new HeadObjectCommand({ Bucket: this.#bucket, Key: key }),
+      const out = await this.#send(
+        "HeadObject",
+        (abortSignal) =>
+          this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: key }), {
+            abortSignal,
+          }),
       );
       return {
         key,
@@ -189,7 +211,13 @@ export class S3Bucket implements ObjectBucket {
   /** HeadObject then DeleteObject (S3's delete succeeds whether or not the key exists). */
   async delete(key: string): Promise<boolean> {
     if (!(await this.head(key))) return false;
-    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: key }));
+    await this.#send(
+      "DeleteObject",
+      (abortSignal) =>
+        this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: key }), {
+          abortSignal,
+        }),
+    );
     return true;
   }
 
@@ -199,14 +227,16 @@ export class S3Bucket implements ObjectBucket {
    * its content type, which listings do not carry.
    */
   async list(options: ListOptions): Promise<ListPage> {
-    const out = await this.#client.send(
-      new ListObjectsCommand({
-        Bucket: this.#bucket,
-        Prefix: options.prefix || undefined,
-        Marker: options.after,
-        MaxKeys: options.limit,
-      }),
-    );
+    const out = await this.#send("ListObjects", (abortSignal) =>
+      this.#client.send(
+        new ListObjectsCommand({
+          Bucket: this.#bucket,
+          Prefix: options.prefix || undefined,
+          Marker: options.after,
+          MaxKeys: options.limit,
+        }),
+        { abortSignal },
+      ));
     const keys = (out.Contents ?? []).map((o) => o.Key).filter((k): k is string => !!k);
     const infos = await mapLimit(keys, HEAD_CONCURRENCY, (key) => this.head(key));
     return {
@@ -214,6 +244,11 @@ export class S3Bucket implements ObjectBucket {
       objects: infos.filter((info): info is ObjectInfo => info !== null),
       next: out.IsTruncated && keys.length > 0 ? keys[keys.length - 1] : null,
     };
+  }
+
+  /** A call without a large body, under the request deadline. */
+  #send<T>(operation: string, call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+    return withDeadline(operation, this.#timeouts.requestMs, call);
   }
 }
 

@@ -11,8 +11,10 @@
  * guard) is read with a BYOB reader into the part buffer itself, 64 KiB at a time: no
  * allocation per chunk, one copy from the socket to the part.
  *
- * On any failure (the body errors, a part or the completion fails) the body is cancelled, the
- * parts in flight are waited for, and the multipart upload is aborted, so no parts are kept.
+ * On any failure (the body errors, a part or the completion fails or passes its deadline) the
+ * body is cancelled, the parts in flight are waited for, and the multipart upload is aborted, so
+ * no parts are kept. Every call has a deadline (./s3_deadline.ts): `partMs` for PutObject, each
+ * UploadPart and CompleteMultipartUpload, `requestMs` for the others.
  */
 import {
   AbortMultipartUploadCommand,
@@ -23,6 +25,7 @@ import {
   type S3Client,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
+import { DEFAULT_S3_TIMEOUTS, type S3Timeouts, withDeadline } from "./s3_deadline.ts";
 
 /** Where and how to upload. */
 export interface StreamUploadOptions {
@@ -38,6 +41,8 @@ export interface StreamUploadOptions {
   maxParts: number;
   /** Where part buffers come from and go back to; default, a pool for this upload alone. */
   pool?: PartBufferPool;
+  /** Deadlines of the calls (default {@link DEFAULT_S3_TIMEOUTS}). */
+  timeouts?: S3Timeouts;
 }
 
 /**
@@ -96,6 +101,7 @@ export async function uploadStream(
   const pool = options.pool ?? new PartBufferPool(partSize, queueSize);
   if (pool.size !== partSize) throw new Error("the pool's buffers are not partSize bytes");
   const takeBuffer = () => pool.take();
+  const { requestMs, partMs } = options.timeouts ?? DEFAULT_S3_TIMEOUTS;
 
   // The first part: a small read first; only a body that outgrows it gets a part buffer.
   let part: Uint8Array<ArrayBuffer>;
@@ -112,14 +118,16 @@ export async function uploadStream(
   }
   if (source.done) {
     try {
-      const out = await client.send(
-        new PutObjectCommand({
-          ...target,
-          ContentType: options.contentType,
-          Body: part,
-          ContentLength: part.byteLength,
-        }),
-      );
+      const out = await withDeadline("PutObject", partMs, (abortSignal) =>
+        client.send(
+          new PutObjectCommand({
+            ...target,
+            ContentType: options.contentType,
+            Body: part,
+            ContentLength: part.byteLength,
+          }),
+          { abortSignal },
+        ));
       pool.give(part.buffer); // (the small first buffer is not the pool's: ignored)
       return { etag: out.ETag ?? '""', size: part.byteLength };
     } catch (err) {
@@ -134,8 +142,14 @@ export async function uploadStream(
   let failure: { error: unknown } | undefined;
   let size = 0;
   try {
-    const created = await client.send(
-      new CreateMultipartUploadCommand({ ...target, ContentType: options.contentType }),
+    const created = await withDeadline(
+      "CreateMultipartUpload",
+      requestMs,
+      (abortSignal) =>
+        client.send(
+          new CreateMultipartUploadCommand({ ...target, ContentType: options.contentType }),
+          { abortSignal },
+        ),
     );
     uploadId = created.UploadId;
     if (!uploadId) throw new Error("CreateMultipartUpload returned no UploadId");
@@ -145,14 +159,22 @@ export async function uploadStream(
       }
       size += part.byteLength;
       const buffer = part.buffer;
-      const sent: Promise<void> = client.send(
-        new UploadPartCommand({
-          ...target,
-          UploadId: uploadId,
-          PartNumber: number,
-          Body: part,
-          ContentLength: part.byteLength,
-        }),
+      const id = uploadId;
+      const body = part;
+      const sent: Promise<void> = withDeadline(
+        `UploadPart ${number}`,
+        partMs,
+        (abortSignal) =>
+          client.send(
+            new UploadPartCommand({
+              ...target,
+              UploadId: id,
+              PartNumber: number,
+              Body: body,
+              ContentLength: body.byteLength,
+            }),
+            { abortSignal },
+          ),
       ).then(
         (out) => {
           completed.push({ PartNumber: number, ETag: out.ETag });
@@ -175,24 +197,35 @@ export async function uploadStream(
     await Promise.all(inFlight);
     if (failure) throw failure.error;
     completed.sort((a, b) => a.PartNumber! - b.PartNumber!);
-    const out = await client.send(
-      new CompleteMultipartUploadCommand({
-        ...target,
-        UploadId: uploadId,
-        MultipartUpload: { Parts: completed },
-      }),
-    );
+    const id = uploadId;
+    // The store assembles the parts now: as long as a part may take.
+    const out = await withDeadline("CompleteMultipartUpload", partMs, (abortSignal) =>
+      client.send(
+        new CompleteMultipartUploadCommand({
+          ...target,
+          UploadId: id,
+          MultipartUpload: { Parts: completed },
+        }),
+        { abortSignal },
+      ));
     return { etag: out.ETag ?? '""', size };
   } catch (err) {
     await source.cancel(err);
     // Parts still uploading would outlive an abort sent now; wait for them (they never reject).
     await Promise.all(inFlight);
     if (uploadId) {
-      await client.send(new AbortMultipartUploadCommand({ ...target, UploadId: uploadId }))
-        .catch(() => {
-          // The original failure is the one to report; an unaborted upload's parts are
-          // removed by the store's lifecycle rules (AbortIncompleteMultipartUpload).
-        });
+      const id = uploadId;
+      await withDeadline(
+        "AbortMultipartUpload",
+        requestMs,
+        (abortSignal) =>
+          client.send(new AbortMultipartUploadCommand({ ...target, UploadId: id }), {
+            abortSignal,
+          }),
+      ).catch(() => {
+        // The original failure is the one to report; an unaborted upload's parts are
+        // removed by the store's lifecycle rules (AbortIncompleteMultipartUpload).
+      });
     }
     throw err;
   }

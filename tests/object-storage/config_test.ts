@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { resolve } from "node:path";
+import {
+  bindingsFromEnv,
+  DEFAULT_MAX_OBJECT_BYTES,
+} from "../../functions/object-storage/config.ts";
+import { FsBucket } from "../../shared/bindings/bucket/fs.ts";
+import { S3Bucket } from "../../shared/bindings/bucket/s3.ts";
+import { ConfigError, Env } from "../../shared/contract/config.ts";
+
+Deno.test("defaults: folders private and public, 100 MiB, no public URL", async () => {
+  const b = await bindingsFromEnv(new Env({}));
+  assert.ok(b.BUCKET instanceof FsBucket && b.PUBLIC_BUCKET instanceof FsBucket);
+  assert.equal(b.BUCKET.root, resolve(".data/buckets/private"));
+  assert.equal(b.PUBLIC_BUCKET.root, resolve(".data/buckets/public"));
+  assert.equal(b.maxObjectBytes, DEFAULT_MAX_OBJECT_BYTES);
+  assert.equal(b.maxObjectBytes, 100 * 1024 * 1024);
+  assert.equal(b.PUBLIC_BUCKET_URL, undefined);
+});
+
+Deno.test("MAX_OBJECT_BYTES and PUBLIC_BUCKET_URL are read; S3 variables select S3", async () => {
+  const b = await bindingsFromEnv(
+    new Env({
+      S3_ENDPOINT: "http://127.0.0.1:9",
+      BUCKET: "priv",
+      PUBLIC_BUCKET: "pub",
+      MAX_OBJECT_BYTES: "1024",
+      PUBLIC_BUCKET_URL: "https://cdn.example/assets/",
+    }),
+  );
+  assert.ok(b.BUCKET instanceof S3Bucket && b.PUBLIC_BUCKET instanceof S3Bucket);
+  assert.equal(b.maxObjectBytes, 1024);
+  assert.equal(b.PUBLIC_BUCKET_URL, "https://cdn.example/assets", "trailing / dropped");
+});
+
+Deno.test("malformed values are one-line ConfigErrors naming the variable", async () => {
+  const cases: [Record<string, string>, string][] = [
+    [{ MAX_OBJECT_BYTES: "lots" }, "MAX_OBJECT_BYTES"],
+    [{ MAX_OBJECT_BYTES: "0" }, "MAX_OBJECT_BYTES"],
+    [{ MAX_OBJECT_BYTES: String(6 * 1024 ** 4) }, "MAX_OBJECT_BYTES"],
+    [{ PUBLIC_BUCKET_URL: "localhost:8008/public" }, "PUBLIC_BUCKET_URL"],
+    [{ BUCKET: "public" }, "PUBLIC_BUCKET"], // the private bucket would be published
+  ];
+  for (const [vars, name] of cases) {
+    await assert.rejects(() => bindingsFromEnv(new Env(vars)), (err: Error) => {
+      assert.ok(err instanceof ConfigError, JSON.stringify(vars));
+      assert.ok(err.message.startsWith(`${name} `), err.message);
+      return true;
+    });
+  }
+});
