@@ -10,7 +10,9 @@
  *
  * Uploads stream into `tmp/`, then the data file is renamed into place and the sidecar is
  * swapped in with a rename: a reader sees the old object or the new one, never a mix, and a
- * body that is cut off leaves nothing behind.
+ * body that is cut off leaves nothing behind. Concurrent uploads of one key commit one at a
+ * time (swap the sidecar, remove the data file it replaced), so the last one wins and no data
+ * file is orphaned. Files a crashed process left behind are swept (see {@link FsBucket.sweep}).
  */
 import { createHash } from "node:crypto";
 import { resolve, sep } from "node:path";
@@ -41,6 +43,13 @@ interface Sidecar {
 }
 
 const DATA_NAME = /^[0-9a-f]{64}\.[0-9a-f-]{36}$/;
+/**
+ * A leftover must be this much older than the oldest upload in flight here before a sweep
+ * removes it: another process sharing the folder may be writing it right now.
+ */
+export const SWEEP_GRACE_MS = 60_000;
+/** How often uploads sweep again after the first one (once an hour). */
+export const SWEEP_INTERVAL_MS = 3_600_000;
 const READ_CHUNK = 64 * 1024;
 // A reader may open a sidecar whose data file a concurrent upload just replaced; it retries.
 const READ_ATTEMPTS = 3;
@@ -54,6 +63,11 @@ export class FsBucket implements ObjectBucket {
   readonly #objects: string;
   readonly #tmp: string;
   #ready?: Promise<void>;
+  /** Per key (its id), the commit in progress; the next one waits for it. */
+  readonly #commits = new Map<string, Promise<unknown>>();
+  /** Uploads in flight: temporary name → start time (ms since the epoch). */
+  readonly #live = new Map<string, number>();
+  #lastSweep = 0;
 
   /** A bucket in `dir` (created on the first upload). */
   constructor(dir: string) {
@@ -69,8 +83,24 @@ export class FsBucket implements ObjectBucket {
     options: PutOptions,
   ): Promise<ObjectInfo> {
     const id = idOf(key);
-    await this.#ensureFolders();
     const version = crypto.randomUUID();
+    this.#live.set(version, Date.now());
+    try {
+      await this.#ensureFolders();
+      if (Date.now() - this.#lastSweep > SWEEP_INTERVAL_MS) await this.sweep();
+      return await this.#put(id, version, key, body, options);
+    } finally {
+      this.#live.delete(version);
+    }
+  }
+
+  async #put(
+    id: string,
+    version: string,
+    key: string,
+    body: ReadableStream<Uint8Array>,
+    options: PutOptions,
+  ): Promise<ObjectInfo> {
     const tmpData = this.#inside("tmp", version);
     const md5 = createHash("md5");
     let size = 0;
@@ -103,16 +133,62 @@ export class FsBucket implements ObjectBucket {
     try {
       await Deno.rename(tmpData, dataPath);
       await Deno.writeTextFile(tmpSidecar, JSON.stringify(sidecar));
-      const previous = await this.#readSidecar(id);
-      await Deno.rename(tmpSidecar, this.#sidecarPath(id));
-      if (previous && previous.data !== sidecar.data) {
-        await removeQuietly(this.#inside("objects", previous.data));
-      }
+      // Read-swap-remove as one step per key: two commits interleaved would both remove the
+      // same previous data file and leave the first one's data file orphaned.
+      await this.#serialize(id, async () => {
+        const previous = await this.#readSidecar(id).catch(() => null);
+        await Deno.rename(tmpSidecar, this.#sidecarPath(id));
+        if (previous && previous.data !== sidecar.data) {
+          await removeQuietly(this.#inside("objects", previous.data));
+        }
+      });
     } catch (err) {
       await Promise.all([tmpData, tmpSidecar, dataPath].map(removeQuietly));
       throw err;
     }
     return infoOf(sidecar);
+  }
+
+  /**
+   * Removes what crashed uploads left: files in `tmp/`, and data files in `objects/` that their
+   * key's sidecar does not name, when they were last written {@link SWEEP_GRACE_MS} before the
+   * oldest upload in flight here (or before now). Runs before this bucket's first upload and
+   * then at most every {@link SWEEP_INTERVAL_MS}; returns how many files it removed.
+   */
+  async sweep(): Promise<number> {
+    this.#lastSweep = Date.now();
+    const cutoff = Math.min(Date.now(), ...this.#live.values()) - SWEEP_GRACE_MS;
+    const stale = async (path: string) => {
+      try {
+        return ((await Deno.stat(path)).mtime?.getTime() ?? Infinity) < cutoff;
+      } catch {
+        return false; // gone meanwhile
+      }
+    };
+    let removed = 0;
+    const remove = async (path: string) => {
+      if (await stale(path) && await removeQuietly(path)) removed++;
+    };
+    for (const name of await fileNames(this.#tmp)) {
+      if (!this.#live.has(name.replace(/\.json$/, ""))) await remove(this.#inside("tmp", name));
+    }
+    // Data files by key: only a key with more than one, or none named, needs its sidecar read.
+    const dataByKey = new Map<string, string[]>();
+    for (const name of await fileNames(this.#objects)) {
+      if (!DATA_NAME.test(name)) continue;
+      const id = name.slice(0, 64);
+      dataByKey.set(id, [...dataByKey.get(id) ?? [], name]);
+    }
+    for (const [id, names] of dataByKey) {
+      await this.#serialize(id, async () => {
+        const current = await this.#readSidecar(id).catch(() => undefined);
+        if (current === undefined) return; // unreadable: leave it for a person to look at
+        for (const name of names) {
+          if (name !== current?.data) await remove(this.#inside("objects", name));
+        }
+      });
+    }
+    return removed;
   }
 
   /** Opens the object's current data file and streams it (or the range). */
@@ -153,16 +229,19 @@ export class FsBucket implements ObjectBucket {
   /** Removes the sidecar (the object is gone from then on), then the data file. */
   async delete(key: string): Promise<boolean> {
     const id = idOf(key);
-    const sidecar = await this.#readSidecar(id);
-    if (!sidecar) return false;
-    try {
-      await Deno.remove(this.#sidecarPath(id));
-    } catch (err) {
-      if (err instanceof Deno.errors.NotFound) return false; // a concurrent delete won
-      throw err;
-    }
-    await removeQuietly(this.#inside("objects", sidecar.data));
-    return true;
+    // In turn with uploads of the key, so the data file removed is the one the sidecar named.
+    return await this.#serialize(id, async () => {
+      const sidecar = await this.#readSidecar(id);
+      if (!sidecar) return false;
+      try {
+        await Deno.remove(this.#sidecarPath(id));
+      } catch (err) {
+        if (err instanceof Deno.errors.NotFound) return false; // a concurrent delete won
+        throw err;
+      }
+      await removeQuietly(this.#inside("objects", sidecar.data));
+      return true;
+    });
   }
 
   /** Reads every sidecar, keeps the keys after `after` that match `prefix`, sorts, pages. */
@@ -197,6 +276,18 @@ export class FsBucket implements ObjectBucket {
 
   #sidecarPath(id: string): string {
     return this.#inside("objects", `${id}.json`);
+  }
+
+  /** Runs `fn` after every earlier `#serialize` of the same key has finished. */
+  async #serialize<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.#commits.get(id);
+    const run = (before ?? Promise.resolve()).catch(() => {}).then(fn);
+    this.#commits.set(id, run);
+    try {
+      return await run;
+    } finally {
+      if (this.#commits.get(id) === run) this.#commits.delete(id);
+    }
   }
 
   #ensureFolders(): Promise<void> {
@@ -288,10 +379,23 @@ function closeQuietly(file: Deno.FsFile): void {
   }
 }
 
-async function removeQuietly(path: string): Promise<void> {
+/** Removes a file; false when it was not there (or could not be removed). */
+async function removeQuietly(path: string): Promise<boolean> {
   try {
     await Deno.remove(path);
+    return true;
   } catch {
-    // not there: nothing to clean up
+    return false; // not there: nothing to clean up
   }
+}
+
+/** The names of the files in `dir` (none when it does not exist). */
+async function fileNames(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) if (entry.isFile) names.push(entry.name);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  return names;
 }

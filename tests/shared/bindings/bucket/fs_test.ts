@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { InvalidKeyError, ObjectChangedError } from "../../../../shared/bindings/bucket/bucket.ts";
-import { FsBucket } from "../../../../shared/bindings/bucket/fs.ts";
+import { FsBucket, SWEEP_GRACE_MS } from "../../../../shared/bindings/bucket/fs.ts";
 import { listFiles } from "../../../object-storage/backends.ts";
 
 const text = (s: string) => new TextEncoder().encode(s);
@@ -197,3 +197,72 @@ Deno.test("a folder that cannot be created is an error of the store", async () =
     await Deno.remove(root, { recursive: true });
   }
 });
+
+/** `text` in chunks of `size` bytes, each after a macrotask, so concurrent uploads interleave. */
+const slowStream = (body: string, size = 4096) => {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(c) {
+      await new Promise((r) => setTimeout(r, 0));
+      if (offset >= body.length) return c.close();
+      c.enqueue(text(body.slice(offset, offset + size)));
+      offset += size;
+    },
+  });
+};
+
+Deno.test("20 concurrent uploads of one key leave exactly one object on disk", () =>
+  withBucket(async (bucket) => {
+    const bodies = Array.from({ length: 20 }, (_, i) => `${i}:`.padEnd(50_000 + i * 997, "x"));
+    for (let round = 0; round < 2; round++) {
+      const infos = await Promise.all(
+        bodies.map((body) => bucket.put("same", slowStream(body), { contentType: "text/plain" })),
+      );
+      assert.deepEqual(await listFiles(join(bucket.root, "tmp")), []);
+      const objects = await listFiles(join(bucket.root, "objects"));
+      assert.equal(objects.length, 2, `one data file and one sidecar: ${objects.join()}`);
+      const stored = await bucket.head("same");
+      const winner = infos.findIndex((info) => info.etag === stored!.etag);
+      assert.ok(winner >= 0, "the stored object is one of the uploads");
+      assert.equal(await read((await bucket.get("same"))!.body), bodies[winner], "whole");
+    }
+    // Uploads racing deletes: whatever wins, the disk holds the object or nothing.
+    await Promise.all(
+      bodies.map((body, i) =>
+        i % 2
+          ? bucket.delete("same")
+          : bucket.put("same", slowStream(body), { contentType: "text/plain" })
+      ),
+    );
+    const left = await listFiles(join(bucket.root, "objects"));
+    assert.equal(left.length, (await bucket.head("same")) ? 2 : 0, left.join());
+  }));
+
+Deno.test("the first upload sweeps what a crashed process left, and nothing live", () =>
+  withBucket(async (first) => {
+    await first.put("kept", streamOf("kept bytes"), { contentType: "text/plain" });
+    const id = (await listFiles(join(first.root, "objects")))[0].slice(0, 64);
+    const old = new Date(Date.now() - 2 * SWEEP_GRACE_MS);
+    const plant = async (path: string, mtime: Date) => {
+      await Deno.writeTextFile(join(first.root, path), "left over");
+      await Deno.utime(join(first.root, path), mtime, mtime);
+    };
+    const uuid = () => crypto.randomUUID();
+    const stale = [`tmp/${uuid()}`, `tmp/${uuid()}.json`, `objects/${id}.${uuid()}`];
+    const orphanId = "f".repeat(64);
+    stale.push(`objects/${orphanId}.${uuid()}`); // a data file without any sidecar
+    for (const path of stale) await plant(path, old);
+    // Written just now: perhaps another process's upload in flight; kept.
+    const fresh = [`tmp/${uuid()}`, `objects/${id}.${uuid()}`];
+    for (const path of fresh) await plant(path, new Date());
+
+    // A new process on the same folder: its first upload sweeps first.
+    const second = new FsBucket(first.root);
+    await second.put("new", streamOf("new"), { contentType: "text/plain" });
+    const files = await listFiles(second.root);
+    for (const path of stale) assert.ok(!files.includes(path), `${path} swept`);
+    for (const path of fresh) assert.ok(files.includes(path), `${path} kept`);
+    assert.equal(files.length, 4 + fresh.length, files.join()); // two objects, two files each
+    assert.equal(await read((await second.get("kept"))!.body), "kept bytes");
+    assert.equal(await second.sweep(), 0, "nothing stale is left");
+  }));
