@@ -5,6 +5,17 @@
 import assert from "node:assert/strict";
 
 const ROOT_DIR = new URL("../../", import.meta.url);
+
+/** The permissions of an edge isolate: no subprocess, no writable disk, no native addon. */
+export const EDGE_PERMISSIONS = [
+  "--allow-net",
+  "--allow-env",
+  "--allow-read",
+  "--allow-sys",
+  "--deny-write",
+  "--deny-run",
+  "--deny-ffi",
+];
 const START_DEADLINE_MS = 30_000;
 
 /** The environment every run gets: a free port on loopback, no colours in the output. */
@@ -22,15 +33,17 @@ export interface RunningEntrypoint {
 }
 
 /**
- * Starts `functions/<slug>/main.ts`; resolves once it listens. Deno.serve announces the port on
- * stderr; a process that exits or stays silent for 30 s fails with what it printed.
+ * Starts `functions/<slug>/main.ts` (with `permissions`, default all); resolves once it
+ * listens. Deno.serve announces the port on stderr; a process that exits or stays silent for
+ * 30 s fails with what it printed.
  */
 export async function startEntrypoint(
   slug: string,
   env: Record<string, string> = {},
+  permissions: string[] = ["-A"],
 ): Promise<RunningEntrypoint> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `functions/${slug}/main.ts`],
+    args: ["run", ...permissions, `functions/${slug}/main.ts`],
     cwd: ROOT_DIR,
     env: baseEnv(env),
     stdout: "piped",

@@ -25,7 +25,7 @@ import {
   type PutOptions,
 } from "./bucket.ts";
 import { isValidKey } from "./key.ts";
-import { DEFAULT_S3_TIMEOUTS, type S3Timeouts, withDeadline } from "./s3_deadline.ts";
+import { DEFAULT_S3_TIMEOUTS, idleLimit, type S3Timeouts, withDeadline } from "./s3_deadline.ts";
 import { PartBufferPool, uploadStream } from "./s3_upload.ts";
 
 export { PartBufferPool };
@@ -63,9 +63,8 @@ const HEAD_CONCURRENCY = 8;
 
 /**
  * A client set up for S3-compatible stores: checksums only where the API requires them (many
- * stores, s3rver among them, reject the SDK's default CRC trailers), a connect timeout so a
- * store that is down fails fast, and an idle limit on its sockets so a store that stops
- * answering mid-body (a GET being streamed to a client) fails too instead of hanging.
+ * stores, s3rver among them, reject the SDK's default CRC trailers) and a connect timeout so a
+ * store that is down fails fast. The calls' own deadlines are set per call (./s3_deadline.ts).
  */
 export function createS3Client(settings: S3Settings): S3Client {
   const { requestMs } = settings.timeouts ?? DEFAULT_S3_TIMEOUTS;
@@ -77,10 +76,7 @@ export function createS3Client(settings: S3Settings): S3Client {
     maxAttempts: settings.maxAttempts,
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
-    requestHandler: {
-      connectionTimeout: Math.min(CONNECT_TIMEOUT_MS, requestMs),
-      socketTimeout: requestMs,
-    },
+    requestHandler: { connectionTimeout: Math.min(CONNECT_TIMEOUT_MS, requestMs) },
   });
 }
 
@@ -166,7 +162,9 @@ export class S3Bucket implements ObjectBucket {
       if (statusOf(err) === 412) throw new ObjectChangedError();
       throw err;
     }
-    const body = out.Body?.transformToWebStream() as ReadableStream<Uint8Array> | undefined;
+    const raw = out.Body?.transformToWebStream() as ReadableStream<Uint8Array> | undefined;
+    // A store that stops sending mid-body fails the read instead of holding the client.
+    const body = raw && idleLimit(raw, this.#timeouts.requestMs, "GetObject body");
     const etag = out.ETag ?? '""';
     // Some stores ignore If-Match on GET; compare the tag that came back as well.
     if (ifMatch && opaqueTag(ifMatch) !== opaqueTag(etag)) {

@@ -1,15 +1,15 @@
 /**
  * Deadlines of S3 calls. A store that accepts connections and never answers (a frozen
  * process, a stuck proxy) would otherwise hold a request for as long as the socket lives: the
- * SDK only bounds connecting. Every call gets a total deadline (retries included), and the
- * client's sockets an idle limit that also covers a response body read after the call returned.
+ * SDK only bounds connecting. Every call gets a total deadline (retries included), and a
+ * response body read after its call returned an idle limit per read.
  */
 /** How long S3 calls may take (from `S3_TIMEOUT_MS` / `S3_PART_TIMEOUT_MS`). */
 export interface S3Timeouts {
   /**
    * One request without a large body (HeadObject, GetObject up to its headers, ListObjects,
    * DeleteObject, CreateMultipartUpload, AbortMultipartUpload), retries included; also the
-   * longest a socket may stay silent while a body streams in either direction.
+   * longest the store may take to send the next piece of a GetObject body once it is asked for.
    */
   requestMs: number;
   /**
@@ -50,4 +50,38 @@ export async function withDeadline<T>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * `source` with a limit on each read: when the source takes longer than `ms` to give the next
+ * chunk, it is cancelled and the stream fails with {@link S3TimeoutError}. Time the consumer
+ * spends not reading (a slow client) does not count: reads happen only when it asks.
+ */
+export function idleLimit(
+  source: ReadableStream<Uint8Array>,
+  ms: number,
+  operation: string,
+): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stalled = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new S3TimeoutError(operation, ms)), ms);
+      });
+      try {
+        const { value, done } = await Promise.race([reader.read(), stalled]);
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (err) {
+        controller.error(err);
+        reader.cancel(err).catch(() => {});
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
 }
