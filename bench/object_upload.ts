@@ -32,8 +32,9 @@ import {
 } from "./harness.ts";
 
 const MiB = 1024 * 1024;
-const BUCKETS = { service: "bench-service", public: "bench-public", raw: "bench-raw" };
-const CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+/** The buckets the s3rver child creates (also used by bench/object_download.ts). */
+export const BUCKETS = { service: "bench-service", public: "bench-public", raw: "bench-raw" };
+export const CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 const RSS_TARGET_MIB = 64;
 const RATIO_TARGET = 0.8;
 /** Chunk size of the chunked client (what Deno's `fetch` sends for a stream body). */
@@ -56,7 +57,7 @@ class UploadTimeout extends Error {
 }
 
 /** Starts s3rver (this file with `--s3rver`) in a child process; its endpoint and a stop. */
-async function startS3rverChild(directory: string) {
+export async function startS3rverChild(directory: string) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", new URL(import.meta.url).pathname, "--s3rver", directory],
     env: { NO_COLOR: "1" },

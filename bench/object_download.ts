@@ -1,0 +1,140 @@
+/**
+ * Reading a large object back, and what the S3 deadlines cost on the way, in the same run
+ * against the same s3rver (a child process, started by bench/object_upload.ts's `--s3rver`):
+ * - `GET /object` through the service (functions/object-storage/main.ts, a child process, S3
+ *   adapter with its deadlines) versus `GetObject` with the raw SDK from this process;
+ * - in this process, the same `GetObject` body read plain versus through the per-read idle
+ *   deadline the adapter puts on it (shared/bindings/bucket/s3_deadline.ts `idleLimit`), which
+ *   isolates the deadline's own cost from the HTTP hop.
+ * Best of `BENCH_ROUNDS` (default 3) alternating rounds; size `BENCH_DOWNLOAD_MB` (default 256,
+ * 64 with `BENCH_QUICK=1`).
+ */
+import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { createS3Client, MIN_PART_SIZE, QUEUE_SIZE } from "../shared/bindings/bucket/s3.ts";
+import { idleLimit } from "../shared/bindings/bucket/s3_deadline.ts";
+import { uploadStream } from "../shared/bindings/bucket/s3_upload.ts";
+import { type BenchRow, formatNotes, formatTable, QUICK, spawnServer } from "./harness.ts";
+import { BUCKETS, CREDENTIALS, startS3rverChild } from "./object_upload.ts";
+
+const MiB = 1024 * 1024;
+const KEY = "download.bin";
+const SERVICE_TARGET = 0.8;
+const DEADLINE_TARGET = 0.9;
+
+/** Reads a stream to its end; the bytes read. */
+async function drain(stream: ReadableStream<Uint8Array>): Promise<number> {
+  let total = 0;
+  for await (const chunk of stream) total += chunk.byteLength;
+  return total;
+}
+
+/** Runs the benchmark (s3rver and the service as child processes on 127.0.0.1). */
+export async function run(): Promise<BenchRow[]> {
+  const mib = Number(Deno.env.get("BENCH_DOWNLOAD_MB") ?? (QUICK ? 64 : 256));
+  const rounds = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
+  if (!(Number.isSafeInteger(mib) && mib >= 1) || !(Number.isSafeInteger(rounds) && rounds >= 1)) {
+    throw new Error("BENCH_DOWNLOAD_MB and BENCH_ROUNDS must be positive integers");
+  }
+  const directory = await Deno.makeTempDir({ prefix: "bench-s3rver-" });
+  let s3rver: Awaited<ReturnType<typeof startS3rverChild>> | undefined;
+  let service: Awaited<ReturnType<typeof spawnServer>> | undefined;
+  let client: S3Client | undefined;
+  try {
+    s3rver = await startS3rverChild(directory);
+    const sdk = client = createS3Client({
+      endpoint: s3rver.endpoint,
+      region: "us-east-1",
+      credentials: CREDENTIALS,
+      forcePathStyle: true,
+    });
+    const chunk = new Uint8Array(MiB);
+    for (let i = 0; i < MiB; i += 65536) crypto.getRandomValues(chunk.subarray(i, i + 65536));
+    let sent = 0;
+    await uploadStream(
+      new ReadableStream({
+        pull: (c) => sent++ < mib ? c.enqueue(chunk.slice()) : c.close(),
+      }),
+      {
+        client: sdk,
+        bucket: BUCKETS.service,
+        key: KEY,
+        contentType: "application/octet-stream",
+        partSize: MIN_PART_SIZE,
+        queueSize: QUEUE_SIZE,
+        maxParts: 10_000,
+      },
+    );
+    service = await spawnServer(["run", "-A", "functions/object-storage/main.ts"], {
+      S3_ENDPOINT: s3rver.endpoint,
+      S3_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+      S3_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+      BUCKET: BUCKETS.service,
+      PUBLIC_BUCKET: BUCKETS.public,
+    });
+    const origin = service.origin;
+
+    const getBody = async () => {
+      const out = await sdk.send(new GetObjectCommand({ Bucket: BUCKETS.service, Key: KEY }));
+      return out.Body!.transformToWebStream() as ReadableStream<Uint8Array>;
+    };
+    const paths = {
+      service: async () => {
+        const res = await fetch(`${origin}/object?key=${KEY}`);
+        if (res.status !== 200) throw new Error(`GET /object answered ${res.status}`);
+        return drain(res.body!);
+      },
+      sdk: async () => drain(await getBody()),
+      deadline: async () => drain(idleLimit(await getBody(), 10_000, "GetObject body")),
+    };
+    type PathName = keyof typeof paths;
+    const rates: Record<PathName, number[]> = { service: [], sdk: [], deadline: [] };
+    const order = Object.keys(paths) as PathName[];
+    for (const name of order) await paths[name](); // warm-up: modules, connections
+    for (let round = 0; round < rounds; round++) {
+      for (const name of round % 2 ? [...order].reverse() : order) {
+        const started = performance.now();
+        const bytes = await paths[name]();
+        if (bytes !== mib * MiB) throw new Error(`${name} read ${bytes} bytes`);
+        rates[name].push(mib / ((performance.now() - started) / 1000));
+      }
+    }
+    const best = (name: PathName) => Math.max(...rates[name]);
+    const spread = (name: PathName) => rates[name].map((r) => r.toFixed(0)).join("/");
+    const common = `${mib} MiB, best of ${rounds} alternating rounds; s3rver in its own process`;
+    return [
+      {
+        measure: `download ${mib} MiB through the service (GET /object) vs raw SDK GetObject`,
+        unit: "MiB/s",
+        project: best("service"),
+        baseline: best("sdk"),
+        ratio: best("service") / best("sdk"),
+        target: `>= ${SERVICE_TARGET}x`,
+        pass: best("service") / best("sdk") >= SERVICE_TARGET,
+        note: `${common}; service ${spread("service")}, SDK ${spread("sdk")} MiB/s per round`,
+      },
+      {
+        measure: `read a ${mib} MiB GetObject body with the per-read S3 deadline vs without`,
+        unit: "MiB/s",
+        project: best("deadline"),
+        baseline: best("sdk"),
+        ratio: best("deadline") / best("sdk"),
+        target: `>= ${DEADLINE_TARGET}x`,
+        pass: best("deadline") / best("sdk") >= DEADLINE_TARGET,
+        note: `${common}; both in this process on one client; with deadline ${
+          spread("deadline")
+        } MiB/s per round`,
+      },
+    ];
+  } finally {
+    client?.destroy();
+    await service?.stop();
+    await s3rver?.stop();
+    await Deno.remove(directory, { recursive: true });
+  }
+}
+
+if (import.meta.main) {
+  const rows = await run();
+  console.log(formatTable(rows));
+  console.log(formatNotes(rows));
+}
