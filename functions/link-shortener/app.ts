@@ -1,9 +1,10 @@
 /**
  * The link-shortener experiment's app: `POST /shorten`, `GET /:code` (302 to the stored URL,
- * cache first, libSQL behind it) and `GET /:code/info`.
+ * cache first, libSQL behind it, each click counted in memory), `GET /:code/info`,
+ * `GET /:code/stats`, `GET /:code/qr`, and `PATCH`/`DELETE /:code` with the link's token.
  */
 import { createRoute } from "@hono/zod-openapi";
-import type { Client } from "@libsql/client";
+import type { Context } from "hono";
 import {
   createExperimentApp,
   type ExperimentApp,
@@ -11,21 +12,30 @@ import {
   type RootInfo,
 } from "../../shared/contract/app.ts";
 import type { Cache } from "../../shared/bindings/cache.ts";
+import type { Db } from "../../shared/bindings/db.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
-import { stderrSink } from "../../shared/contract/log.ts";
+import { errorText, logEvent, stderrSink } from "../../shared/contract/log.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { readJsonBody } from "../../shared/contract/validation.ts";
+import { ClickCounter } from "./clicks.ts";
 import { isCodeShaped } from "./codes.ts";
 import { hotRedirect, isSyncReadable } from "./hot_path.ts";
-import { isExpired } from "./link.ts";
+import { isExpired, type LinkRecord } from "./link.ts";
+import { bearerToken, MANAGE_TOKEN_MESSAGE, tokenMatches } from "./manage_token.ts";
+import { renderQr } from "./qr.ts";
+import { FixedWindowLimiter } from "./rate_limit.ts";
 import { LinkResolver } from "./resolve.ts";
 import {
   CodeParams,
+  InfoResult,
   LinkSchema,
   MAX_BODY_BYTES,
+  PatchBody,
+  QrQuery,
   SHORTEN_MESSAGES,
   ShortenBody,
   ShortenResult,
+  StatsResult,
 } from "./schema.ts";
 import { pointsAtSelf } from "./self_link.ts";
 import { shorten } from "./shorten.ts";
@@ -42,35 +52,64 @@ export const ROOT: RootInfo = {
 /** Default `CACHE_TTL_SECONDS`: how long a resolved link stays cached. */
 export const DEFAULT_CACHE_TTL_SECONDS = 3600;
 
-/** The message of every unknown or expired code. */
+/** The message of every unknown code. */
 export const LINK_NOT_FOUND = "Link not found";
+
+/** The message of a redirect (or QR code) of an expired link. */
+export const LINK_EXPIRED = "Link expired";
+
+/** The message of a management request whose cache invalidation failed (nothing changed). */
+export const CACHE_INVALIDATION_FAILED = "Cache unavailable: the link was not changed";
+
+/** The optional per-client limit of `POST /shorten`. */
+export interface RateLimit {
+  /** Requests per window and client address. */
+  limit: number;
+  windowSeconds: number;
+}
 
 /** What this experiment needs from its environment. */
 export interface Bindings {
-  /** `DB`: libSQL, the source of truth, already migrated (see `LINK_MIGRATIONS`). */
-  db: Client;
+  /** `DB`: libSQL, the source of truth (migrated with `LINK_MIGRATIONS` on first use). */
+  db: Db;
   /** `CACHE`: the read-through cache of code → URL. */
   cache: Cache;
   /** Longest time a resolved link stays cached (seconds; default 3600). */
   cacheTtlSeconds?: number;
   /** `PUBLIC_BASE_URL`: origin (and optional path) of short URLs; default the request's origin. */
   publicBaseUrl?: string;
+  /**
+   * The click counter, flushing to `db` (config.ts builds one that flushes every
+   * `CLICK_FLUSH_MS`); without it the app makes one that is flushed by hand (tests).
+   */
+  clicks?: ClickCounter;
+  /** `SHORTEN_RATE_LIMIT` / `SHORTEN_RATE_WINDOW_SECONDS`; absent: no limit. */
+  shortenRateLimit?: RateLimit;
+  /** At shutdown: flush the clicks, close the database. */
+  close?(): Promise<void>;
 }
+
+/** The app, with its click counter (the bindings' `close` flushes it at shutdown). */
+export type LinkShortenerApp = ExperimentApp & { clicks: ClickCounter };
 
 const shortenRoute = createRoute({
   method: "post",
   path: "/shorten",
   summary: "Shorten a URL",
-  description: "Stores `url` under a custom `code` or a random 7-character base62 one. " +
-    "Without `code`, posting a URL that already has an unexpired link with a generated code " +
-    "(and the same `expiresAt`) returns that link with 200. Bodies over 8 KiB are refused (413).",
+  description: "Stores `url` under a custom `code` or a random 7-character base62 one, and " +
+    "returns the link with its `manageToken` (shown once). Bodies over 8 KiB are refused (413).",
   request: {
     body: { required: true, content: { "application/json": { schema: ShortenBody } } },
   },
   responses: {
     201: jsonContent(ShortenResult, "The link was created"),
-    200: jsonContent(ShortenResult, "The same URL already had this link"),
-    ...errorResponses("INVALID_INPUT", "INVALID_URL", [413, "INVALID_INPUT"], "DATABASE_ERROR"),
+    ...errorResponses(
+      "INVALID_INPUT",
+      "INVALID_URL",
+      [413, "INVALID_INPUT"],
+      [429, "INVALID_INPUT"],
+      "DATABASE_ERROR",
+    ),
   },
 });
 
@@ -79,7 +118,8 @@ const redirectRoute = createRoute({
   path: "/{code}",
   summary: "Follow a short link",
   description: "302 to the stored URL: looked up in the cache first, then in libSQL " +
-    "(which then fills the cache). Unknown and expired codes are 404.",
+    "(which then fills the cache). Unknown codes are 404 `Link not found`, expired ones " +
+    "404 `Link expired`. Each GET counts as a click.",
   request: { params: CodeParams },
   responses: {
     302: {
@@ -93,52 +133,228 @@ const redirectRoute = createRoute({
 const infoRoute = createRoute({
   method: "get",
   path: "/{code}/info",
-  summary: "Describe a short link",
+  summary: "Describe a short link, with its click statistics",
+  description: "Expired links are described too (`expired: true`): they keep their stats.",
   request: { params: CodeParams },
   responses: {
-    200: jsonContent(LinkSchema, "The link record"),
+    200: jsonContent(InfoResult, "The link record and its statistics"),
     ...errorResponses("NOT_FOUND", "DATABASE_ERROR"),
   },
 });
 
+const statsRoute = createRoute({
+  method: "get",
+  path: "/{code}/stats",
+  summary: "Click statistics of a short link",
+  request: { params: CodeParams },
+  responses: {
+    200: jsonContent(StatsResult, "Total, per day for 30 days, last click, top referrer hosts"),
+    ...errorResponses("NOT_FOUND", "DATABASE_ERROR"),
+  },
+});
+
+const qrRoute = createRoute({
+  method: "get",
+  path: "/{code}/qr",
+  summary: "QR code of the short URL",
+  request: { params: CodeParams, query: QrQuery },
+  responses: {
+    200: {
+      description: "The QR code image",
+      content: {
+        "image/svg+xml": { schema: { type: "string" } },
+        "image/png": { schema: { type: "string", format: "binary" } },
+      },
+    },
+    ...errorResponses("INVALID_INPUT", "NOT_FOUND", "DATABASE_ERROR"),
+  },
+});
+
+const patchRoute = createRoute({
+  method: "patch",
+  path: "/{code}",
+  summary: "Change a link's target and/or expiry",
+  description: "Needs `Authorization: Bearer <manageToken>`. The cache entry is removed " +
+    "before the answer, so no later redirect serves the old target.",
+  request: {
+    params: CodeParams,
+    body: { required: true, content: { "application/json": { schema: PatchBody } } },
+  },
+  responses: {
+    200: jsonContent(LinkSchema, "The changed link"),
+    ...errorResponses(
+      "INVALID_INPUT",
+      "INVALID_URL",
+      [401, "INVALID_INPUT"],
+      "NOT_FOUND",
+      [413, "INVALID_INPUT"],
+      "DATABASE_ERROR",
+      "STORAGE_ERROR",
+    ),
+  },
+});
+
+const deleteRoute = createRoute({
+  method: "delete",
+  path: "/{code}",
+  summary: "Delete a link and its statistics",
+  description: "Needs `Authorization: Bearer <manageToken>`. The code is free again afterwards.",
+  request: { params: CodeParams },
+  responses: {
+    204: { description: "Deleted" },
+    ...errorResponses([401, "INVALID_INPUT"], "NOT_FOUND", "DATABASE_ERROR", "STORAGE_ERROR"),
+  },
+});
+
+/** The client address a request came from (the TCP peer), or "unknown" outside Deno.serve. */
+function clientAddress(c: Context): string {
+  const info = c.env as { remoteAddr?: { hostname?: string } } | undefined;
+  return info?.remoteAddr?.hostname ?? "unknown";
+}
+
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
-export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
+export function createApp(
+  bindings: Bindings,
+  options: ExperimentOptions = {},
+): LinkShortenerApp {
   const log = options.log ?? stderrSink;
-  // Cache hits of an in-process cache skip the router (see hot_path.ts); the rest is routed.
-  const preRoute = isSyncReadable(bindings.cache) ? hotRedirect(bindings.cache, log) : undefined;
+  const clicks = bindings.clicks ?? new ClickCounter(bindings.db, { log });
+  // Cache hits of an in-process cache skip the router (see hot_path.ts) and are counted there.
+  const preRoute = isSyncReadable(bindings.cache)
+    ? hotRedirect(bindings.cache, log, (code, method, referer) => {
+      if (method === "GET") clicks.record(code, referer);
+    })
+    : undefined;
   const app = createExperimentApp(ROOT, { ...options, log, preRoute });
   const store = new LinkStore(bindings.db, log);
   const ttlMs = (bindings.cacheTtlSeconds ?? DEFAULT_CACHE_TTL_SECONDS) * 1000;
   const resolver = new LinkResolver(store, bindings.cache, ttlMs, log);
+  const limit = bindings.shortenRateLimit;
+  const limiter = limit ? new FixedWindowLimiter(limit.limit, limit.windowSeconds * 1000) : null;
+  const baseOf = (c: Context) => bindings.publicBaseUrl ?? new URL(c.req.url).origin;
 
-  // The body is read by readJsonBody (8 KiB cap, "Invalid JSON" whatever the Content-Type),
-  // so the route's own body validators (415 on a form content type) must not run: the full
-  // declaration goes to the OpenAPI registry, the handler is mounted without the body.
+  /** The link under `code` whose manage token the request carries; else 404 / 401. */
+  const authorized = async (c: Context, code: string) => {
+    const found = isCodeShaped(code) ? await store.findManaged(code) : null;
+    if (found === null) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
+    if (!await tokenMatches(bearerToken(c.req.header("authorization")), found.manageHash)) {
+      throw new ApiError("INVALID_INPUT", MANAGE_TOKEN_MESSAGE, 401);
+    }
+    return found as { link: LinkRecord; manageHash: string };
+  };
+
+  /** Removes `code` from the cache before a change; nothing changes when it cannot. */
+  const invalidateFirst = async (code: string) => {
+    try {
+      await resolver.invalidate(code);
+    } catch (err) {
+      logEvent(
+        { level: "error", event: "cache_invalidation_failed", code, message: errorText(err) },
+        log,
+      );
+      throw new ApiError("STORAGE_ERROR", CACHE_INVALIDATION_FAILED);
+    }
+  };
+
+  /**
+   * Removes `code` from the cache again after the change: a lookup that read the old row
+   * before the change and filled the cache after the first removal is undone.
+   */
+  const invalidateAfter = async (code: string) => {
+    await resolver.invalidate(code).catch(() => {});
+  };
+
+  // The body is read by readJsonBody (8 KiB cap, counted as it streams; "Invalid JSON"
+  // whatever the Content-Type), so the route's own body validators (415 on a form content
+  // type) must not run: the full declaration goes to the OpenAPI registry, the handler is
+  // mounted without the body.
   app.openAPIRegistry.registerPath(shortenRoute);
   app.openapi({ ...shortenRoute, request: {}, hide: true }, async (c) => {
+    if (limiter) {
+      const verdict = limiter.take(clientAddress(c));
+      if (!verdict.allowed) {
+        c.header("Retry-After", String(verdict.retryAfterSeconds));
+        throw new ApiError(
+          "INVALID_INPUT",
+          `Too many links: at most ${limiter.limit} per ${limit!.windowSeconds} s`,
+          429,
+        );
+      }
+    }
     const input = await readJsonBody(c, ShortenBody, MAX_BODY_BYTES);
     const origin = new URL(c.req.url).origin;
-    const base = bindings.publicBaseUrl ?? origin;
+    const base = baseOf(c);
     if (pointsAtSelf(input.url, [origin, base])) {
       throw new ApiError("INVALID_URL", SHORTEN_MESSAGES.selfLink);
     }
-    const { link, created } = await shorten(store, input);
-    const body = { ...link, shortUrl: `${base}/${link.code}` };
-    return created ? c.json(body, 201) : c.json(body, 200);
+    const { link, manageToken } = await shorten(store, input);
+    return c.json({ ...link, shortUrl: `${base}/${link.code}`, manageToken }, 201);
   });
 
   app.openapi(redirectRoute, async (c) => {
     const { code } = c.req.valid("param");
-    const url = isCodeShaped(code) ? await resolver.resolve(code) : null;
-    if (url === null) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
-    return c.redirect(url, 302);
+    const found = isCodeShaped(code) ? await resolver.resolve(code) : null;
+    if (found === null) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
+    if (found.expired) throw new ApiError("NOT_FOUND", LINK_EXPIRED);
+    // HEAD (link checkers, previews) is answered but not counted.
+    if (c.req.method === "GET") clicks.record(code, c.req.header("referer") ?? null);
+    return c.redirect(found.url, 302);
   });
 
-  app.openapi(infoRoute, async (c) => {
-    const { code } = c.req.valid("param");
+  const findAny = async (code: string) => {
     const link = isCodeShaped(code) ? await store.findByCode(code) : null;
-    if (link === null || isExpired(link)) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
-    return c.json(link, 200);
+    if (link === null) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
+    return link;
+  };
+
+  app.openapi(infoRoute, async (c) => {
+    const link = await findAny(c.req.valid("param").code);
+    const stats = await clicks.stats(store, link.code);
+    return c.json({ ...link, expired: isExpired(link), ...stats }, 200);
   });
-  return app;
+
+  app.openapi(statsRoute, async (c) => {
+    const link = await findAny(c.req.valid("param").code);
+    return c.json({ code: link.code, ...await clicks.stats(store, link.code) }, 200);
+  });
+
+  app.openapi(qrRoute, async (c) => {
+    const link = await findAny(c.req.valid("param").code);
+    if (isExpired(link)) throw new ApiError("NOT_FOUND", LINK_EXPIRED);
+    const image = await renderQr(`${baseOf(c)}/${link.code}`, c.req.valid("query"));
+    return c.body(image.body as string, 200, {
+      "content-type": image.contentType,
+      "cache-control": "public, max-age=86400",
+    });
+  });
+
+  app.openAPIRegistry.registerPath(patchRoute);
+  app.openapi({ ...patchRoute, request: { params: CodeParams }, hide: true }, async (c) => {
+    const { code } = c.req.valid("param");
+    const { link, manageHash } = await authorized(c, code);
+    const input = await readJsonBody(c, PatchBody, MAX_BODY_BYTES);
+    const url = input.url ?? link.url;
+    if (input.url !== undefined && pointsAtSelf(url, [new URL(c.req.url).origin, baseOf(c)])) {
+      throw new ApiError("INVALID_URL", SHORTEN_MESSAGES.selfLink);
+    }
+    const expiresAt = input.expiresAt === undefined ? link.expiresAt : input.expiresAt;
+    await invalidateFirst(code);
+    const updated = await store.update(code, manageHash, { url, expiresAt });
+    await invalidateAfter(code);
+    if (updated === null) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
+    return c.json(updated, 200);
+  });
+
+  app.openapi(deleteRoute, async (c) => {
+    const { code } = c.req.valid("param");
+    const { manageHash } = await authorized(c, code);
+    await invalidateFirst(code);
+    const removed = await store.remove(code, manageHash);
+    await invalidateAfter(code);
+    clicks.forget(code);
+    if (!removed) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
+    return c.body(null, 204);
+  });
+
+  return Object.assign(app, { clicks });
 }

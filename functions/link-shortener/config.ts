@@ -1,8 +1,9 @@
 /** The link-shortener's bindings from the environment (what main.ts serves). */
 import { cacheFromEnv } from "../../shared/bindings/cache.ts";
 import type { Env } from "../../shared/contract/config.ts";
-import { dbConfigFromEnv, migrate, openDb } from "../../shared/bindings/db.ts";
+import { dbFromEnv } from "../../shared/bindings/db.ts";
 import { type Bindings, DEFAULT_CACHE_TTL_SECONDS } from "./app.ts";
+import { ClickCounter, DEFAULT_CLICK_FLUSH_MS } from "./clicks.ts";
 import { LINK_MIGRATIONS } from "./migrations.ts";
 
 /** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
@@ -15,11 +16,13 @@ export const DB_FILE = "links.db";
 export const MAX_CACHE_TTL_SECONDS = 30 * 24 * 3600;
 
 /**
- * Reads every variable first (a malformed one is a ConfigError naming it, before anything
- * is opened), then opens the database and brings its schema up to date.
+ * Reads every variable (a malformed one is a ConfigError naming it). Opens nothing: the
+ * database is opened and migrated by the first request that needs it, so a database or
+ * cache that is down at start-up never stops the service (its requests answer
+ * DATABASE_ERROR until it is back).
  */
-export async function bindingsFromEnv(env: Env): Promise<Bindings> {
-  const dbConfig = dbConfigFromEnv(env, DB_FILE);
+export function bindingsFromEnv(env: Env): Bindings {
+  const db = dbFromEnv(env, DB_FILE, LINK_MIGRATIONS);
   const cache = cacheFromEnv(env);
   const cacheTtlSeconds = env.int(
     "CACHE_TTL_SECONDS",
@@ -28,12 +31,18 @@ export async function bindingsFromEnv(env: Env): Promise<Bindings> {
     MAX_CACHE_TTL_SECONDS,
   );
   const publicBaseUrl = env.url("PUBLIC_BASE_URL");
-  const db = await openDb(dbConfig);
-  try {
-    await migrate(db, LINK_MIGRATIONS);
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-  return { db, cache, cacheTtlSeconds, publicBaseUrl };
+  const flushMs = env.int("CLICK_FLUSH_MS", DEFAULT_CLICK_FLUSH_MS, 100, 600_000);
+  const rateLimit = env.int("SHORTEN_RATE_LIMIT", 0, 0, 1_000_000);
+  const windowSeconds = env.int("SHORTEN_RATE_WINDOW_SECONDS", 60, 1, 86_400);
+  const shortenRateLimit = rateLimit > 0 ? { limit: rateLimit, windowSeconds } : undefined;
+  // Flushed every CLICK_FLUSH_MS once clicks come in, and by `close` on SIGTERM/SIGINT.
+  const clicks = new ClickCounter(db, { flushMs, autoFlush: true });
+  const close = async () => {
+    try {
+      await clicks.stop();
+    } finally {
+      db.close();
+    }
+  };
+  return { db, cache, cacheTtlSeconds, publicBaseUrl, clicks, shortenRateLimit, close };
 }

@@ -36,11 +36,13 @@ function pathOf(url: string): string {
 
 /**
  * A function that answers a request from the cache, or returns null to let the router
- * answer it. `log` receives the same JSON line the request-log middleware writes.
+ * answer it. `log` receives the same JSON line the request-log middleware writes; `onHit`
+ * is told of every redirect it answers (the click counter), with the `Referer`.
  */
 export function hotRedirect(
   cache: SyncReadableCache,
   log: LogSink,
+  onHit: (code: string, method: string, referer: string | null) => void = () => {},
 ): (req: Request) => Response | null {
   return (req) => {
     const started = performance.now();
@@ -48,9 +50,12 @@ export function hotRedirect(
     if (method !== "GET" && method !== "HEAD") return null;
     const path = pathOf(req.url);
     if (!CODE_PATH.test(path)) return null;
-    if (req.headers.has("x-request-id")) return null;
-    const location = cache.getSync(cacheKey(path.slice(1)));
+    const headers = req.headers;
+    if (headers.has("x-request-id")) return null;
+    const code = path.slice(1);
+    const location = cache.getSync(cacheKey(code));
     if (location === null) return null;
+    onHit(code, method, headers.get("referer"));
     const requestId = crypto.randomUUID();
     // The headers shared/contract/middleware.ts sets on every response (a test compares this
     // response with the routed one, so the two cannot drift apart).

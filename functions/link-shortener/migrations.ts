@@ -1,4 +1,4 @@
-/** The link-shortener's schema, as versioned migrations (applied at start-up by `migrate`). */
+/** The link-shortener's schema, as versioned migrations (applied on first use by `Db`). */
 import type { Migration } from "../../shared/bindings/db.ts";
 
 /**
@@ -21,6 +21,35 @@ export const LINK_MIGRATIONS: readonly Migration[] = [
       )`,
       "CREATE UNIQUE INDEX links_code ON links (code)",
       "CREATE UNIQUE INDEX links_generated_url ON links (url, ifnull(expires_at, '')) WHERE custom = 0",
+    ],
+  },
+  {
+    // Version 2: management and click analytics. Every link now has an owner (the holder of
+    // its manage token) who may re-point or delete it, so one link is no longer handed to
+    // several posters of the same URL: the per-URL unique index goes. Clicks are kept per
+    // code: a total with the last click, per UTC day, and per referrer host (hosts only).
+    version: 2,
+    name: "manage tokens and click analytics",
+    statements: [
+      "ALTER TABLE links ADD COLUMN manage_hash TEXT",
+      "DROP INDEX links_generated_url",
+      `CREATE TABLE link_clicks (
+        code TEXT PRIMARY KEY,
+        total INTEGER NOT NULL,
+        last_click_at TEXT NOT NULL
+      )`,
+      `CREATE TABLE link_clicks_daily (
+        code TEXT NOT NULL,
+        day TEXT NOT NULL,
+        clicks INTEGER NOT NULL,
+        PRIMARY KEY (code, day)
+      )`,
+      `CREATE TABLE link_referrers (
+        code TEXT NOT NULL,
+        host TEXT NOT NULL,
+        clicks INTEGER NOT NULL,
+        PRIMARY KEY (code, host)
+      )`,
     ],
   },
 ];

@@ -12,6 +12,11 @@ export const SHORTEN_MESSAGES = {
   expiresAt: "expiresAt must be an ISO 8601 date or date-time with a time zone",
   expiresPast: "expiresAt must be in the future",
   selfLink: "url must not point at this link shortener",
+  nothingToChange: "Give url and/or expiresAt to change",
+  qrFormat: "format must be svg or png",
+  qrSize: "size must be an integer from 64 to 2048",
+  qrMargin: "margin must be an integer from 0 to 16",
+  qrEcc: "ecc must be L, M, Q or H",
 } as const;
 
 /** Largest accepted body of `POST /shorten` (bytes). */
@@ -80,7 +85,77 @@ export const LinkSchema = z.object({
 /** The answer of `POST /shorten`. */
 export const ShortenResult = LinkSchema.extend({
   shortUrl: z.string().openapi({ example: "https://sho.rt/aZ3k9Qx" }),
+  manageToken: z.string().openapi({
+    description: "Secret for `PATCH`/`DELETE /{code}` (`Authorization: Bearer <token>`). " +
+      "Shown once: only its hash is stored.",
+    example: "q2V0c2VjcmV0LXRva2VuLWV4YW1wbGUtMzItYnl0ZXMh",
+  }),
 }).openapi("ShortenResult");
+
+/** The body of `PATCH /{code}`: the fields to change (at least one). */
+export const PatchBody = z.object({
+  url: urlInput(MESSAGES.urlInBody).optional().openapi({
+    description: "New absolute http(s) target",
+    example: "https://example.com/new/target",
+  }),
+  expiresAt: ExpiresInput.nullable().optional().openapi({
+    description: "New expiry (ISO 8601 instant in the future), or null for never",
+    example: "2031-01-01T00:00:00Z",
+  }),
+}, { error: SHORTEN_MESSAGES.notObject })
+  .refine((b) => b.url !== undefined || b.expiresAt !== undefined, {
+    error: SHORTEN_MESSAGES.nothingToChange,
+  })
+  .openapi("PatchLinkRequest");
+
+/** Click statistics of a link. */
+export const StatsSchema = z.object({
+  totalClicks: z.number().int().openapi({ example: 42 }),
+  lastClickAt: z.string().nullable().openapi({ example: "2026-01-02T10:00:00.000Z" }),
+  clicksByDay: z.array(z.object({ date: z.string(), clicks: z.number().int() })).openapi({
+    description: "The last 30 UTC days, oldest first, days without clicks included",
+  }),
+  topReferrers: z.array(z.object({ host: z.string(), clicks: z.number().int() })).openapi({
+    description: "Referrer hosts with the most clicks (at most 10; hosts only)",
+  }),
+});
+
+/** The answer of `GET /{code}/stats`. */
+export const StatsResult = StatsSchema.extend({ code: z.string() }).openapi("LinkStats");
+
+/** The answer of `GET /{code}/info`: the link, whether it has expired, and its statistics. */
+export const InfoResult = LinkSchema.extend({ expired: z.boolean() }).extend(StatsSchema.shape)
+  .openapi("LinkInfo");
+
+/** The query of `GET /{code}/qr`. */
+export const QrQuery = z.object({
+  format: z.enum(["svg", "png"], { error: SHORTEN_MESSAGES.qrFormat }).default("svg").openapi({
+    param: { name: "format", in: "query" },
+    description: "Image format (default svg)",
+  }),
+  size: z.coerce.number({ error: SHORTEN_MESSAGES.qrSize })
+    .int({ error: SHORTEN_MESSAGES.qrSize })
+    .min(64, { error: SHORTEN_MESSAGES.qrSize })
+    .max(2048, { error: SHORTEN_MESSAGES.qrSize })
+    .default(256)
+    .openapi({
+      param: { name: "size", in: "query" },
+      description: "Width in pixels (default 256)",
+    }),
+  margin: z.coerce.number({ error: SHORTEN_MESSAGES.qrMargin })
+    .int({ error: SHORTEN_MESSAGES.qrMargin })
+    .min(0, { error: SHORTEN_MESSAGES.qrMargin })
+    .max(16, { error: SHORTEN_MESSAGES.qrMargin })
+    .default(4)
+    .openapi({
+      param: { name: "margin", in: "query" },
+      description: "Quiet zone in modules (default 4)",
+    }),
+  ecc: z.enum(["L", "M", "Q", "H"], { error: SHORTEN_MESSAGES.qrEcc }).default("M").openapi({
+    param: { name: "ecc", in: "query" },
+    description: "Error-correction level (default M)",
+  }),
+});
 
 /** The path parameter of the code routes. */
 export const CodeParams = z.object({

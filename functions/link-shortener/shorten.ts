@@ -2,6 +2,7 @@
 import { ApiError } from "../../shared/contract/errors.ts";
 import { randomCode } from "./codes.ts";
 import type { LinkRecord } from "./link.ts";
+import { hashManageToken, newManageToken } from "./manage_token.ts";
 import { SHORTEN_MESSAGES } from "./schema.ts";
 import type { LinkStore } from "./store.ts";
 
@@ -15,18 +16,17 @@ export interface ShortenInput {
   expiresAt?: string | null;
 }
 
-/** The link, and whether this request created it (201) or found it (200). */
+/** The new link and its manage token (shown this once; only its hash is stored). */
 export interface ShortenOutcome {
   link: LinkRecord;
-  created: boolean;
+  manageToken: string;
 }
 
 /**
- * Stores a link. A custom code is inserted and the unique index says whether it was free
- * (no check-then-insert race). Without one, an existing link with a generated code for the
- * same url and expiry is returned; else random codes are drawn until one inserts. A
- * conflict on a generated insert is either a code collision (draw again) or a concurrent
- * request for the same URL that won (return its link).
+ * Stores a new link with a new manage token. A custom code is inserted and the unique index
+ * says whether it was free (no check-then-insert race); without one, random codes are drawn
+ * until one inserts. Every call makes its own link: a link has an owner who may re-point or
+ * delete it, so it is never handed to another poster of the same URL.
  */
 export async function shorten(
   store: LinkStore,
@@ -35,20 +35,18 @@ export async function shorten(
 ): Promise<ShortenOutcome> {
   const expiresAt = input.expiresAt ?? null;
   const createdAt = new Date().toISOString();
+  const manageToken = newManageToken();
+  const hash = await hashManageToken(manageToken);
   if (input.code) {
     const link = { code: input.code, url: input.url, createdAt, expiresAt };
-    if (await store.insert(link, true) === "conflict") {
+    if (await store.insert(link, true, hash) === "conflict") {
       throw new ApiError("INVALID_INPUT", SHORTEN_MESSAGES.taken);
     }
-    return { link, created: true };
+    return { link, manageToken };
   }
-  const existing = await store.findGenerated(input.url, expiresAt);
-  if (existing) return { link: existing, created: false };
   for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt++) {
     const link = { code: generate(), url: input.url, createdAt, expiresAt };
-    if (await store.insert(link, false) === "inserted") return { link, created: true };
-    const twin = await store.findGenerated(input.url, expiresAt);
-    if (twin) return { link: twin, created: false };
+    if (await store.insert(link, false, hash) === "inserted") return { link, manageToken };
   }
   throw new ApiError("INTERNAL_ERROR", "Could not allocate a free code");
 }

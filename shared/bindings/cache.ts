@@ -5,6 +5,7 @@
  */
 import { Redis } from "@upstash/redis";
 import { ConfigError, type Env } from "../contract/config.ts";
+import { withDeadline } from "./deadline.ts";
 
 /** Get / set with a time to live / delete. Every call may reject; none should hang. */
 export interface Cache {
@@ -143,17 +144,162 @@ export class UpstashCache implements Cache {
   }
 }
 
+/** Default consecutive failures that open the {@link BreakerCache} circuit. */
+export const DEFAULT_BREAKER_FAILURES = 5;
+
+/** Default time the circuit stays open before one call is let through to try again (ms). */
+export const DEFAULT_BREAKER_COOLDOWN_MS = 5_000;
+
+/** A call refused at once because the circuit is open (the cache is known to be down). */
+export class CacheUnavailableError extends Error {
+  constructor() {
+    super("cache circuit open: skipped");
+    this.name = "CacheUnavailableError";
+  }
+}
+
+/** Settings of {@link BreakerCache}. */
+export interface BreakerOptions {
+  /** Consecutive failures (errors or deadlines) that open the circuit (default 5). */
+  failures?: number;
+  /** How long it stays open before a trial call (ms, default 5000). */
+  cooldownMs?: number;
+  /** Deadline of one call (ms, default 300). */
+  timeoutMs?: number;
+  /** Told when the circuit opens or closes again (one JSON log line is the usual answer). */
+  onStateChange?: (state: "open" | "closed", reason: string) => void;
+  /** The clock in ms (tests pass a fake one). */
+  now?: () => number;
+}
+
+/**
+ * A circuit breaker around a remote cache. Every call gets a deadline; after `failures`
+ * failures in a row the circuit opens and every call is refused at once with
+ * {@link CacheUnavailableError} (so a hanging cache costs a redirect nothing, not its
+ * timeout); after `cooldownMs` one call is let through: its success closes the circuit, its
+ * failure opens it for another cooldown. Calls made while that trial is out are refused.
+ */
+export class BreakerCache implements Cache {
+  readonly #inner: Cache;
+  readonly #failures: number;
+  readonly #cooldownMs: number;
+  readonly #timeoutMs: number;
+  readonly #onStateChange: (state: "open" | "closed", reason: string) => void;
+  readonly #now: () => number;
+  #consecutive = 0;
+  #openUntil = 0;
+  #open = false;
+  #trialOut = false;
+
+  /** Wraps `inner`. */
+  constructor(inner: Cache, options: BreakerOptions = {}) {
+    this.#inner = inner;
+    this.#failures = options.failures ?? DEFAULT_BREAKER_FAILURES;
+    this.#cooldownMs = options.cooldownMs ?? DEFAULT_BREAKER_COOLDOWN_MS;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_CACHE_TIMEOUT_MS;
+    this.#onStateChange = options.onStateChange ?? (() => {});
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  /** The wrapped cache. */
+  get inner(): Cache {
+    return this.#inner;
+  }
+
+  /** `closed` (calls go through), `open` (refused), `half-open` (a trial may go through). */
+  get state(): "closed" | "open" | "half-open" {
+    if (!this.#open) return "closed";
+    return this.#now() >= this.#openUntil ? "half-open" : "open";
+  }
+
+  async #call<T>(op: string, run: () => Promise<T>): Promise<T> {
+    let trial = false;
+    if (this.#open) {
+      if (this.#trialOut || this.#now() < this.#openUntil) throw new CacheUnavailableError();
+      trial = this.#trialOut = true;
+    }
+    try {
+      const value = await withDeadline(run(), this.#timeoutMs, `cache ${op}`);
+      this.#consecutive = 0;
+      if (this.#open) {
+        this.#open = false;
+        this.#onStateChange("closed", `${op} succeeded`);
+      }
+      return value;
+    } catch (err) {
+      this.#consecutive++;
+      if (trial || (!this.#open && this.#consecutive >= this.#failures)) {
+        const wasOpen = this.#open;
+        this.#open = true;
+        this.#openUntil = this.#now() + this.#cooldownMs;
+        if (!wasOpen) {
+          this.#onStateChange(
+            "open",
+            `${this.#consecutive} failures in a row, last: ${
+              err instanceof Error ? `${err.name}: ${err.message}` : String(err)
+            }`,
+          );
+        }
+      }
+      throw err;
+    } finally {
+      if (trial) this.#trialOut = false;
+    }
+  }
+
+  /** See {@link Cache.get}. */
+  get(key: string): Promise<string | null> {
+    return this.#call("get", () => this.#inner.get(key));
+  }
+
+  /** See {@link Cache.set}. */
+  set(key: string, value: string, ttlMs: number): Promise<void> {
+    return this.#call("set", () => this.#inner.set(key, value, ttlMs));
+  }
+
+  /** See {@link Cache.delete}. */
+  delete(key: string): Promise<void> {
+    return this.#call("delete", () => this.#inner.delete(key));
+  }
+}
+
+/** Writes the breaker's state changes as one JSON line each to stderr. */
+function logBreaker(state: "open" | "closed", reason: string): void {
+  console.error(JSON.stringify({
+    time: new Date().toISOString(),
+    level: state === "open" ? "warn" : "info",
+    event: state === "open" ? "cache_circuit_open" : "cache_circuit_closed",
+    reason,
+  }));
+}
+
 /**
  * The `CACHE` binding from the environment: Upstash when `UPSTASH_REDIS_REST_URL` and
- * `UPSTASH_REDIS_REST_TOKEN` are both set (`CACHE_TIMEOUT_MS` bounds each call), else the
- * in-memory LRU (`CACHE_MAX_ENTRIES` bounds it). Throws ConfigError on a malformed value.
+ * `UPSTASH_REDIS_REST_TOKEN` are both set (`CACHE_TIMEOUT_MS` bounds each call, and a
+ * circuit breaker, `CACHE_BREAKER_FAILURES` / `CACHE_BREAKER_COOLDOWN_MS`, skips it while it
+ * is down), else the in-memory LRU (`CACHE_MAX_ENTRIES` bounds it). Throws ConfigError on a
+ * malformed value.
  */
 export function cacheFromEnv(env: Env): Cache {
   const timeoutMs = env.int("CACHE_TIMEOUT_MS", DEFAULT_CACHE_TIMEOUT_MS, 10, 60_000);
   const maxEntries = env.int("CACHE_MAX_ENTRIES", DEFAULT_MEMORY_ENTRIES, 1, 10_000_000);
+  const failures = env.int("CACHE_BREAKER_FAILURES", DEFAULT_BREAKER_FAILURES, 1, 1000);
+  const cooldownMs = env.int(
+    "CACHE_BREAKER_COOLDOWN_MS",
+    DEFAULT_BREAKER_COOLDOWN_MS,
+    100,
+    600_000,
+  );
   const pair = env.pair("UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN");
   if (!pair) return new MemoryCache(maxEntries);
   const url = env.url("UPSTASH_REDIS_REST_URL");
   if (!url) throw new ConfigError("UPSTASH_REDIS_REST_URL must be an absolute URL");
-  return new UpstashCache({ url, token: pair[1], timeoutMs });
+  const upstash = new UpstashCache({ url, token: pair[1], timeoutMs });
+  return new BreakerCache(upstash, {
+    failures,
+    cooldownMs,
+    // The client aborts at timeoutMs itself; this is the backstop.
+    timeoutMs: timeoutMs + 50,
+    onStateChange: logBreaker,
+  });
 }

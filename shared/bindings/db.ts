@@ -1,35 +1,54 @@
 /**
- * The `DB` binding: a libSQL `Client` from `@libsql/client` (`libsql://`, `https://`, `ws(s)://`
- * or a local `file:`), and a versioned, idempotent migration runner over it.
+ * The `DB` binding: libSQL. Remote databases (`libsql://`, `https://`, `http://`, `wss://`,
+ * `ws://`) go through `@libsql/client/web` (fetch/WebSocket only, so it runs at the edge);
+ * the native client, which loads the libsql addon, is imported only for a local `file:` (or
+ * `:memory:`) database, and only when it is first opened. {@link Db} opens and migrates the
+ * database on first use, once (one in-flight attempt shared by concurrent callers, retried
+ * after a failure), and puts a deadline on every call: a database that is down, at start-up
+ * included, fails the calls that need it and never the process.
  */
-import { type Client, createClient, type InStatement } from "@libsql/client";
+import {
+  type Client,
+  createClient as createWebClient,
+  type InStatement,
+  type ResultSet,
+  type TransactionMode,
+} from "@libsql/client/web";
 import { ConfigError, type Env } from "../contract/config.ts";
+import { withDeadline } from "./deadline.ts";
 
-/** Where the database lives. */
+/** Where the database lives and how long a call may take. */
 export interface DbConfig {
   /** `DB_URL`: `file:<path>`, `:memory:`, `libsql://`, `https://`, `http://`, `wss://`, `ws://`. */
   url: string;
   /** `DB_AUTH_TOKEN` (remote databases). */
   authToken?: string;
+  /** `DB_TIMEOUT_MS`: deadline of one call (default {@link DEFAULT_DB_TIMEOUT_MS}). */
+  timeoutMs?: number;
 }
 
 const DB_SCHEMES = ["file:", "libsql:", "https:", "http:", "wss:", "ws:"] as const;
+
+/** Default deadline of one database call (ms). */
+export const DEFAULT_DB_TIMEOUT_MS = 5_000;
 
 /** How long a local write waits for another connection's lock before failing (ms). */
 const BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * `DB_URL` and `DB_AUTH_TOKEN`; without `DB_URL`, `file:<DATA_DIR>/<defaultFile>` (DATA_DIR
- * defaults to `.data`). Throws ConfigError for a malformed URL or scheme.
+ * `DB_URL`, `DB_AUTH_TOKEN` and `DB_TIMEOUT_MS`; without `DB_URL`,
+ * `file:<DATA_DIR>/<defaultFile>` (DATA_DIR defaults to `.data`). Throws ConfigError for a
+ * malformed URL, scheme or timeout.
  */
 export function dbConfigFromEnv(env: Env, defaultFile: string): DbConfig {
   const authToken = env.string("DB_AUTH_TOKEN");
+  const timeoutMs = env.int("DB_TIMEOUT_MS", DEFAULT_DB_TIMEOUT_MS, 50, 120_000);
   const raw = env.string("DB_URL");
   if (raw === undefined) {
     const dir = env.string("DATA_DIR", ".data").replace(/\/+$/, "");
-    return { url: `file:${dir}/${defaultFile}`, authToken };
+    return { url: `file:${dir}/${defaultFile}`, authToken, timeoutMs };
   }
-  if (raw === ":memory:") return { url: raw, authToken };
+  if (raw === ":memory:") return { url: raw, authToken, timeoutMs };
   let scheme: string;
   try {
     scheme = new URL(raw).protocol;
@@ -43,7 +62,7 @@ export function dbConfigFromEnv(env: Env, defaultFile: string): DbConfig {
   if (!(DB_SCHEMES as readonly string[]).includes(scheme)) {
     throw new ConfigError(`DB_URL must use one of ${DB_SCHEMES.join(" ")}, got ${scheme}`);
   }
-  return { url: raw, authToken };
+  return { url: raw, authToken, timeoutMs };
 }
 
 /** The local path of a `file:` URL, or null for any other URL. */
@@ -54,33 +73,148 @@ export function filePathOf(url: string): string | null {
   return rest.startsWith("//") ? decodeURIComponent(rest.replace(/^\/\/[^/]*/, "")) : rest;
 }
 
+/** True for a database reached over the network (the web client serves it). */
+export function isRemoteUrl(url: string): boolean {
+  return !url.startsWith("file:") && url !== ":memory:";
+}
+
 /**
- * Opens the client. For a local file, its folder is created first and the database is put
- * in WAL mode (readers never wait for the writer; commits need no full fsync each).
- * A URL the client refuses is a ConfigError naming `DB_URL`.
+ * The web client of a remote database. Makes no request over HTTP (a WebSocket URL starts
+ * connecting, and reconnects by itself). Every HTTP request it sends is aborted after
+ * `timeoutMs`. A URL the client refuses is a ConfigError naming `DB_URL`.
+ */
+export function openRemoteDb(config: DbConfig): Client {
+  const timeoutMs = config.timeoutMs ?? DEFAULT_DB_TIMEOUT_MS;
+  try {
+    return createWebClient({
+      url: config.url,
+      authToken: config.authToken,
+      intMode: "number",
+      fetch: (input: Request | string | URL, init?: RequestInit) =>
+        fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
+    });
+  } catch (err) {
+    throw new ConfigError(`DB_URL is not usable: ${err instanceof Error ? err.message : err}`);
+  }
+}
+
+/**
+ * Opens the client: the web client for a remote URL; for a local file the native client
+ * (imported here, on first use, so that remote deployments never load the addon), after
+ * creating the file's folder, in WAL mode (readers never wait for the writer; commits need
+ * no full fsync each). Fails (rejects) when the file cannot be opened or is not a database.
  */
 export async function openDb(config: DbConfig): Promise<Client> {
+  if (isRemoteUrl(config.url)) return openRemoteDb(config);
   const path = filePathOf(config.url);
   if (path) {
     const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
     if (dir) await Deno.mkdir(dir, { recursive: true });
   }
-  let db: Client;
-  try {
-    db = createClient({
-      url: config.url,
-      authToken: config.authToken,
-      intMode: "number",
-      timeout: BUSY_TIMEOUT_MS,
-    });
-  } catch (err) {
-    throw new ConfigError(`DB_URL is not usable: ${err instanceof Error ? err.message : err}`);
-  }
+  const { createClient } = await import("@libsql/client/sqlite3");
+  const db = createClient({
+    url: config.url,
+    authToken: config.authToken,
+    intMode: "number",
+    timeout: BUSY_TIMEOUT_MS,
+  });
   if (path) {
-    await db.execute("PRAGMA journal_mode = WAL");
-    await db.execute("PRAGMA synchronous = NORMAL");
+    try {
+      await db.execute("PRAGMA journal_mode = WAL");
+      await db.execute("PRAGMA synchronous = NORMAL");
+    } catch (err) {
+      db.close();
+      throw err;
+    }
   }
   return db;
+}
+
+/**
+ * A libSQL database opened and migrated on first use. Concurrent first callers share one
+ * attempt; a failed attempt (database down, file corrupt) is forgotten, so the next call
+ * tries again. Every call has the deadline `timeoutMs`.
+ */
+export class Db {
+  readonly #config: DbConfig;
+  readonly #migrations: readonly Migration[];
+  readonly #timeoutMs: number;
+  #client: Client | undefined;
+  #ready: Promise<Client> | undefined;
+  #closed = false;
+
+  /**
+   * `client` is an already built client (the remote one, built at start-up so that a URL it
+   * refuses stops start-up); without it {@link openDb} builds one on first use.
+   */
+  constructor(config: DbConfig, migrations: readonly Migration[] = [], client?: Client) {
+    this.#config = config;
+    this.#migrations = migrations;
+    this.#timeoutMs = config.timeoutMs ?? DEFAULT_DB_TIMEOUT_MS;
+    this.#client = client;
+  }
+
+  /** Deadline of one call (ms). */
+  get timeoutMs(): number {
+    return this.#timeoutMs;
+  }
+
+  /** The client, opened and migrated (once; retried after a failure). */
+  client(): Promise<Client> {
+    if (this.#closed) return Promise.reject(new Error("database closed"));
+    if (this.#ready) return this.#ready;
+    const attempt = this.#open();
+    this.#ready = attempt;
+    attempt.catch(() => {
+      if (this.#ready === attempt) this.#ready = undefined;
+    });
+    return attempt;
+  }
+
+  async #open(): Promise<Client> {
+    const owned = this.#client === undefined;
+    // Migrations take a few round trips: give the whole opening a few call deadlines.
+    const client = this.#client ??
+      await withDeadline(openDb(this.#config), this.#timeoutMs, "libSQL open");
+    try {
+      await withDeadline(migrate(client, this.#migrations), 3 * this.#timeoutMs, "libSQL migrate");
+    } catch (err) {
+      // A local file that failed (corrupt, locked) is reopened by the next attempt.
+      if (owned) client.close();
+      throw err;
+    }
+    this.#client = client;
+    if (this.#closed) client.close();
+    return client;
+  }
+
+  /** Runs one statement (opening the database first if needed), within the deadline. */
+  async execute(stmt: InStatement): Promise<ResultSet> {
+    const client = await this.client();
+    return await withDeadline(client.execute(stmt), this.#timeoutMs, "libSQL");
+  }
+
+  /** Runs statements as one batch (one transaction), within the deadline. */
+  async batch(stmts: InStatement[], mode: TransactionMode = "write"): Promise<ResultSet[]> {
+    const client = await this.client();
+    return await withDeadline(client.batch(stmts, mode), this.#timeoutMs, "libSQL");
+  }
+
+  /** Closes the client (now, or when an opening in flight ends). */
+  close(): void {
+    this.#closed = true;
+    this.#client?.close();
+  }
+}
+
+/**
+ * The `DB` binding from the environment (see {@link dbConfigFromEnv}), with `migrations`
+ * applied on first use. A remote client is built now, so a URL it refuses stops start-up.
+ */
+export function dbFromEnv(env: Env, defaultFile: string, migrations: readonly Migration[]): Db {
+  const config = dbConfigFromEnv(env, defaultFile);
+  const client = isRemoteUrl(config.url) ? openRemoteDb(config) : undefined;
+  return new Db(config, migrations, client);
 }
 
 /** One schema step. Versions are positive integers applied in increasing order, once each. */
@@ -138,7 +272,9 @@ export async function migrate(db: Client, migrations: readonly Migration[]): Pro
 }
 
 /** The versions recorded in `schema_migrations`, ascending. */
-export async function appliedVersions(db: Client): Promise<number[]> {
+export async function appliedVersions(
+  db: { execute(stmt: InStatement): Promise<ResultSet> },
+): Promise<number[]> {
   const rs = await db.execute("SELECT version FROM schema_migrations ORDER BY version");
   return rs.rows.map((r) => Number(r.version));
 }

@@ -85,7 +85,7 @@ export const openCors: MiddlewareHandler = async (c, next) => {
       status: 204,
       headers: {
         "access-control-allow-origin": "*",
-        "access-control-allow-methods": "GET, HEAD, POST, PUT, DELETE, OPTIONS",
+        "access-control-allow-methods": "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS",
         "access-control-allow-headers": c.req.header("access-control-request-headers") ?? "*",
         "access-control-max-age": "86400",
       },

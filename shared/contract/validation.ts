@@ -4,7 +4,8 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { ApiError, type ErrorCode, payloadTooLarge } from "./errors.ts";
+import { readBodyLimited } from "./body_limit.ts";
+import { ApiError, type ErrorCode } from "./errors.ts";
 import { parseUrlInput } from "./url_rule.ts";
 
 /** The contract's validation messages. */
@@ -64,7 +65,8 @@ export function validationHook(
 
 /**
  * Reads a JSON body of at most `maxBytes` and validates it with `schema`: a body over the
- * cap is 413 INVALID_INPUT, one that is not JSON is 400 INVALID_INPUT "Invalid JSON",
+ * cap is 413 INVALID_INPUT as soon as the count passes it (see body_limit.ts; chunked bodies
+ * are never read whole first), one that is not JSON is 400 INVALID_INPUT "Invalid JSON",
  * whatever the Content-Type says (curl's `-d` sends form encoding by default).
  */
 export async function readJsonBody<T extends z.ZodType>(
@@ -72,10 +74,7 @@ export async function readJsonBody<T extends z.ZodType>(
   schema: T,
   maxBytes: number,
 ): Promise<z.output<T>> {
-  const declared = Number(c.req.header("content-length"));
-  if (declared > maxBytes) throw tooLarge(maxBytes);
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
-  if (bytes.length > maxBytes) throw tooLarge(maxBytes);
+  const bytes = await readBodyLimited(c.req.raw, maxBytes);
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(bytes));
@@ -85,8 +84,4 @@ export async function readJsonBody<T extends z.ZodType>(
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw validationError(parsed.error);
   return parsed.data;
-}
-
-function tooLarge(maxBytes: number): ApiError {
-  return payloadTooLarge("Request body", maxBytes);
 }

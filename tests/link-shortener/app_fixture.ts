@@ -2,11 +2,13 @@
  * The link-shortener app on a libSQL file in a fresh temp dir, migrated, with the log lines
  * collected. `await using fx = await linkApp()` closes the database and removes the dir.
  */
-import type { Client } from "@libsql/client";
 import { type Cache, MemoryCache } from "../../shared/bindings/cache.ts";
-import type { ExperimentApp } from "../../shared/contract/app.ts";
-import { migrate, openDb } from "../../shared/bindings/db.ts";
-import { type Bindings, createApp } from "../../functions/link-shortener/app.ts";
+import { Db } from "../../shared/bindings/db.ts";
+import {
+  type Bindings,
+  createApp,
+  type LinkShortenerApp,
+} from "../../functions/link-shortener/app.ts";
 import { LINK_MIGRATIONS } from "../../functions/link-shortener/migrations.ts";
 
 /** Origin the test requests are addressed to. */
@@ -14,8 +16,8 @@ export const ORIGIN = "http://sho.rt";
 
 /** A running app over a temp database. */
 export interface LinkApp extends AsyncDisposable {
-  app: ExperimentApp;
-  db: Client;
+  app: LinkShortenerApp;
+  db: Db;
   cache: Cache;
   /** Every line the app logged (request lines, cache and database failures). */
   logs: string[];
@@ -28,7 +30,7 @@ export interface LinkApp extends AsyncDisposable {
   /** GET a path of the app. */
   get(path: string): Promise<Response>;
   /** A fresh app on the same database and bindings (as after a restart, minus the cache). */
-  rebuild(bindings?: Partial<Bindings>): ExperimentApp;
+  rebuild(bindings?: Partial<Bindings>): LinkShortenerApp;
 }
 
 /** Options of {@link linkApp}: bindings to use instead of the defaults, and an existing dir. */
@@ -41,8 +43,8 @@ export async function linkApp(options: LinkAppOptions = {}): Promise<LinkApp> {
   const ownDir = options.dir === undefined;
   const dir = options.dir ?? await Deno.makeTempDir({ prefix: "link_shortener_" });
   const dbUrl = `file:${dir}/links.db`;
-  const db = await openDb({ url: dbUrl });
-  await migrate(db, LINK_MIGRATIONS);
+  const db = new Db({ url: dbUrl }, LINK_MIGRATIONS);
+  await db.client();
   const logs: string[] = [];
   const cache = options.cache ?? new MemoryCache();
   const bindings: Bindings = { ...options, db, cache };
@@ -112,7 +114,7 @@ export class RecordingCache implements Cache {
 }
 
 /** Count of rows in `links`. */
-export async function linkCount(db: Client): Promise<number> {
+export async function linkCount(db: Db): Promise<number> {
   const rs = await db.execute("SELECT count(*) AS n FROM links");
   return Number(rs.rows[0].n);
 }

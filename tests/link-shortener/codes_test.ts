@@ -65,11 +65,11 @@ Deno.test("shorten: a colliding generated code is drawn again; endless collision
   await using fx = await linkApp();
   const store = new LinkStore(fx.db, () => {});
   const taken = { code: "AAAAAAA", url: "https://taken.example/", createdAt: "x", expiresAt: null };
-  assert.equal(await store.insert(taken, true), "inserted");
+  assert.equal(await store.insert(taken, true, "h"), "inserted");
   const draws = ["AAAAAAA", "AAAAAAA", "BBBBBBB"];
   const out = await shorten(store, { url: "https://example.com/" }, () => draws.shift()!);
-  assert.equal(out.created, true);
   assert.equal(out.link.code, "BBBBBBB");
+  assert.match(out.manageToken, /^[A-Za-z0-9_-]{43}$/);
   assert.equal(draws.length, 0, "drew until a free code");
 
   let calls = 0;

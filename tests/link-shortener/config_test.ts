@@ -1,18 +1,20 @@
 /** The bindings main.ts builds from the environment, and start-up failures on bad values. */
 import assert from "node:assert/strict";
-import { MemoryCache, UpstashCache } from "../../shared/bindings/cache.ts";
+import { BreakerCache, MemoryCache, UpstashCache } from "../../shared/bindings/cache.ts";
 import { ConfigError, Env } from "../../shared/contract/config.ts";
 import { appliedVersions } from "../../shared/bindings/db.ts";
 import { bindingsFromEnv } from "../../functions/link-shortener/config.ts";
 import { assertConfigError } from "../support/entrypoint.ts";
 
-Deno.test("bindingsFromEnv: defaults create DATA_DIR/links.db, migrated, with the in-memory cache", async () => {
+Deno.test("bindingsFromEnv: defaults create DATA_DIR/links.db on first use, migrated, with the in-memory cache", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const b = await bindingsFromEnv(new Env({ DATA_DIR: `${dir}/data` }));
+    const b = bindingsFromEnv(new Env({ DATA_DIR: `${dir}/data` }));
     try {
+      await assert.rejects(Deno.stat(`${dir}/data`), Deno.errors.NotFound, "nothing opened yet");
+      await b.db.client();
       assert.ok((await Deno.stat(`${dir}/data/links.db`)).isFile);
-      assert.deepEqual(await appliedVersions(b.db), [1]);
+      assert.deepEqual(await appliedVersions(b.db), [1, 2]);
       assert.ok(b.cache instanceof MemoryCache);
       assert.equal(b.cacheTtlSeconds, 3600);
       assert.equal(b.publicBaseUrl, undefined);
@@ -27,7 +29,7 @@ Deno.test("bindingsFromEnv: defaults create DATA_DIR/links.db, migrated, with th
 Deno.test("bindingsFromEnv: DB_URL, Upstash, CACHE_TTL_SECONDS and PUBLIC_BASE_URL are read", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const b = await bindingsFromEnv(
+    const b = bindingsFromEnv(
       new Env({
         DB_URL: `file:${dir}/other.db`,
         UPSTASH_REDIS_REST_URL: "http://127.0.0.1:1",
@@ -36,9 +38,11 @@ Deno.test("bindingsFromEnv: DB_URL, Upstash, CACHE_TTL_SECONDS and PUBLIC_BASE_U
         PUBLIC_BASE_URL: "https://go.example/",
       }),
     );
+    await b.db.client();
     b.db.close();
     assert.ok((await Deno.stat(`${dir}/other.db`)).isFile);
-    assert.ok(b.cache instanceof UpstashCache);
+    assert.ok(b.cache instanceof BreakerCache);
+    assert.ok(b.cache.inner instanceof UpstashCache);
     assert.equal(b.cacheTtlSeconds, 90);
     assert.equal(b.publicBaseUrl, "https://go.example");
   } finally {
@@ -56,10 +60,14 @@ Deno.test("bindingsFromEnv: a malformed value is a ConfigError naming it, before
       [{ DB_URL: "postgres://h/db" }, /^DB_URL /],
       [{ UPSTASH_REDIS_REST_URL: "https://x.upstash.io" }, /UPSTASH_REDIS_REST_TOKEN/],
       [{ CACHE_TIMEOUT_MS: "-1" }, /^CACHE_TIMEOUT_MS /],
+      [{ DB_TIMEOUT_MS: "1s" }, /^DB_TIMEOUT_MS /],
+      [{ CACHE_BREAKER_FAILURES: "0" }, /^CACHE_BREAKER_FAILURES /],
+      [{ CACHE_BREAKER_COOLDOWN_MS: "x" }, /^CACHE_BREAKER_COOLDOWN_MS /],
+      [{ DB_URL: "https://db.example?tls=0" }, /^DB_URL is not usable/],
     ];
     for (const [vars, message] of cases) {
-      await assert.rejects(
-        bindingsFromEnv(new Env({ DATA_DIR: `${dir}/never`, ...vars })),
+      assert.throws(
+        () => bindingsFromEnv(new Env({ DATA_DIR: `${dir}/never`, ...vars })),
         (err: Error) => err instanceof ConfigError && message.test(err.message),
         JSON.stringify(vars),
       );

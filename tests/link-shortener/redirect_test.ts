@@ -29,10 +29,10 @@ async function insertRow(
   });
 }
 
-async function assertNotFound(res: Response): Promise<void> {
+async function assertNotFound(res: Response, error = "Link not found"): Promise<void> {
   assert.equal(res.status, 404);
   assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
-  assert.deepEqual(await res.json(), { error: "Link not found", code: "NOT_FOUND" });
+  assert.deepEqual(await res.json(), { error, code: "NOT_FOUND" });
 }
 
 Deno.test("GET /:code is 302 with Location = the stored URL", async () => {
@@ -108,7 +108,7 @@ Deno.test("the cache TTL never reaches past expiresAt", async () => {
   assert.equal(cache.calls.filter((c) => c.op === "set")[1].ttlMs, 3_600_000);
 });
 
-Deno.test("an expired link is 404 on both routes, even after it was cached", async () => {
+Deno.test("an expired link redirects no more (404 Link expired), even after it was cached", async () => {
   const cache = new RecordingCache();
   await using fx = await linkApp({ cache });
   const expiresAt = new Date(Date.now() + 300).toISOString();
@@ -116,14 +116,12 @@ Deno.test("an expired link is 404 on both routes, even after it was cached", asy
   assert.equal((await fx.get(`/${code}`)).status, 302, "live, and now cached");
   assert.equal((await fx.get(`/${code}/info`)).status, 200);
   await new Promise((r) => setTimeout(r, Date.parse(expiresAt) - Date.now() + 20));
-  await assertNotFound(await fx.get(`/${code}`));
-  await assertNotFound(await fx.get(`/${code}/info`));
+  await assertNotFound(await fx.get(`/${code}`), "Link expired");
   assert.equal(cache.calls.filter((c) => c.op === "set").length, 1, "never cached again");
 
   // A row stored already expired (as after a long downtime) is never served or cached.
   await insertRow(fx.db, "old-link", "https://example.com/old", "2001-01-01T00:00:00.000Z");
-  await assertNotFound(await fx.get("/old-link"));
-  await assertNotFound(await fx.get("/old-link/info"));
+  await assertNotFound(await fx.get("/old-link"), "Link expired");
   assert.equal(cache.calls.filter((c) => c.op === "set").length, 1);
 });
 
@@ -145,11 +143,19 @@ Deno.test("GET /:code/info is 200 with the link record", async () => {
   const res = await fx.get("/about/info");
   assert.equal(res.status, 200);
   assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
-  assert.deepEqual(await res.json(), {
+  const info = await res.json();
+  assert.equal(info.clicksByDay.length, 30);
+  assert.ok(info.clicksByDay.every((d: { clicks: number }) => d.clicks === 0));
+  delete info.clicksByDay;
+  assert.deepEqual(info, {
     code: "about",
     url: "https://example.com/info",
     createdAt: created.createdAt,
     expiresAt: "2999-01-01T00:00:00.000Z",
+    expired: false,
+    totalClicks: 0,
+    lastClickAt: null,
+    topReferrers: [],
   });
   await assertNotFound(await fx.get("/absent/info"));
 });

@@ -4,7 +4,7 @@
  * cache-down path (500 and hang), where the 302 still comes from libSQL within the timeout.
  */
 import assert from "node:assert/strict";
-import { UpstashCache } from "../../shared/bindings/cache.ts";
+import { BreakerCache, UpstashCache } from "../../shared/bindings/cache.ts";
 import { startUpstashFake, type UpstashFake } from "../support/upstash_fake.ts";
 import { type LinkApp, linkApp } from "./app_fixture.ts";
 
@@ -131,3 +131,44 @@ for (const autoPipelining of [true, false]) {
     });
   });
 }
+
+Deno.test("Upstash hanging behind the circuit breaker: after 3 timeouts, redirects skip it; it is tried again after the cooldown", async () => {
+  const fake = await startUpstashFake();
+  try {
+    const upstash = new UpstashCache({ url: fake.url, token: fake.token, timeoutMs: TIMEOUT_MS });
+    const states: string[] = [];
+    const cache = new BreakerCache(upstash, {
+      failures: 3,
+      cooldownMs: 600,
+      timeoutMs: TIMEOUT_MS + 50,
+      onStateChange: (state) => states.push(state),
+    });
+    await using fx = await linkApp({ cache, cacheTtlSeconds: 60 });
+    const code = await create(fx, { url: "https://example.com/target" });
+    fake.mode = "hang";
+    for (let i = 0; i < 3; i++) {
+      const res = await fx.get(`/${code}`);
+      assert.equal(res.status, 302, "served from libSQL");
+    }
+    assert.deepEqual(states, ["open"]);
+    const requests = fake.requests.length;
+    const started = performance.now();
+    for (let i = 0; i < 20; i++) {
+      const res = await fx.get(`/${code}`);
+      assert.equal(res.headers.get("location"), "https://example.com/target");
+    }
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed < 20 * 50, `20 redirects took ${elapsed} ms with the circuit open`);
+    assert.equal(fake.requests.length, requests, "the hanging cache was not called");
+    const logged = fx.logs.filter((l) => l.includes('"cache_error"')).length;
+    assert.equal(logged, 3, "one log line per real failure, none per skipped call");
+    // The cache recovers; after the cooldown the next redirect tries it and closes the circuit.
+    fake.mode = "ok";
+    await new Promise((r) => setTimeout(r, 650));
+    assert.equal((await fx.get(`/${code}`)).status, 302);
+    assert.deepEqual(states, ["open", "closed"]);
+    assert.ok(fake.pttl(`link:${code}`) > 0, "filled again");
+  } finally {
+    await fake.close();
+  }
+});

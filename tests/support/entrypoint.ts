@@ -28,6 +28,8 @@ export interface RunningEntrypoint {
   child: Deno.ChildProcess;
   /** `http://127.0.0.1:<port>` */
   origin: string;
+  /** Everything it wrote to stderr so far (the first 1 MiB). */
+  stderr(): string;
   /** Kills the process (SIGKILL unless told) and waits for it and its output to end. */
   stop(signal?: Deno.Signal): Promise<void>;
 }
@@ -66,7 +68,11 @@ export async function startEntrypoint(
   }
   // Keep draining stderr (the request log) so the child never blocks on a full pipe.
   const drained = (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      if (out.length < 1 << 20) out += value;
+    }
   })().catch(() => {});
   const stop = async (signal: Deno.Signal = "SIGKILL") => {
     try {
@@ -82,7 +88,7 @@ export async function startEntrypoint(
     await stop();
     throw new Error(`${slug} did not start: ${out}`);
   }
-  return { child, origin: `http://127.0.0.1:${port}`, stop };
+  return { child, origin: `http://127.0.0.1:${port}`, stop, stderr: () => out };
 }
 
 /** Runs `functions/<slug>/main.ts` to its end; resolves with its exit code and stderr. */

@@ -5,8 +5,10 @@
  */
 import assert from "node:assert/strict";
 import {
+  BreakerCache,
   type Cache,
   cacheFromEnv,
+  CacheUnavailableError,
   MemoryCache,
   UpstashCache,
   type UpstashOptions,
@@ -149,12 +151,11 @@ Deno.test("UpstashCache: a wrong token is refused by the server and rejects", as
 Deno.test("cacheFromEnv: Upstash with both variables, LRU with neither, ConfigError otherwise", () => {
   const make = (vars: Record<string, string>): Cache => cacheFromEnv(new Env(vars));
   assert.ok(make({}) instanceof MemoryCache);
-  assert.ok(
-    make({
-      UPSTASH_REDIS_REST_URL: "https://eu1-x.upstash.io",
-      UPSTASH_REDIS_REST_TOKEN: "t",
-    }) instanceof UpstashCache,
-  );
+  const remote = make({
+    UPSTASH_REDIS_REST_URL: "https://eu1-x.upstash.io",
+    UPSTASH_REDIS_REST_TOKEN: "t",
+  });
+  assert.ok(remote instanceof BreakerCache && remote.inner instanceof UpstashCache);
   const bad: Record<string, string>[] = [
     { UPSTASH_REDIS_REST_URL: "https://eu1-x.upstash.io" },
     { UPSTASH_REDIS_REST_TOKEN: "t" },
@@ -162,8 +163,88 @@ Deno.test("cacheFromEnv: Upstash with both variables, LRU with neither, ConfigEr
     { UPSTASH_REDIS_REST_URL: "not a url", UPSTASH_REDIS_REST_TOKEN: "t" },
     { CACHE_TIMEOUT_MS: "fast" },
     { CACHE_MAX_ENTRIES: "0" },
+    { CACHE_BREAKER_FAILURES: "many" },
+    { CACHE_BREAKER_COOLDOWN_MS: "10" },
   ];
   for (const vars of bad) {
     assert.throws(() => make(vars), ConfigError, JSON.stringify(vars));
   }
+});
+
+/** A cache whose calls fail, hang or succeed on demand, counting the calls that reach it. */
+class FlakyCache implements Cache {
+  calls = 0;
+  mode: "ok" | "error" | "hang" = "ok";
+  #answer<T>(value: T): Promise<T> {
+    this.calls++;
+    if (this.mode === "error") return Promise.reject(new Error("down"));
+    if (this.mode === "hang") return new Promise<T>(() => {});
+    return Promise.resolve(value);
+  }
+  get(_key: string) {
+    return this.#answer<string | null>("v");
+  }
+  set(_key: string, _value: string, _ttlMs: number) {
+    return this.#answer<void>(undefined);
+  }
+  delete(_key: string) {
+    return this.#answer<void>(undefined);
+  }
+}
+
+Deno.test("BreakerCache: opens after N failures in a row, refuses at once, one trial after the cooldown", async () => {
+  let clock = 0;
+  const changes: string[] = [];
+  const inner = new FlakyCache();
+  const cache = new BreakerCache(inner, {
+    failures: 3,
+    cooldownMs: 1_000,
+    timeoutMs: 50,
+    now: () => clock,
+    onStateChange: (state) => changes.push(state),
+  });
+  assert.equal(await cache.get("k"), "v");
+  inner.mode = "error";
+  await assert.rejects(cache.get("k"), /down/);
+  inner.mode = "ok";
+  assert.equal(await cache.get("k"), "v", "a success resets the count");
+  inner.mode = "error";
+  for (let i = 0; i < 3; i++) await assert.rejects(cache.get("k"), /down/);
+  assert.equal(cache.state, "open");
+  assert.deepEqual(changes, ["open"]);
+  const before = inner.calls;
+  for (let i = 0; i < 20; i++) await assert.rejects(cache.set("k", "v", 1), CacheUnavailableError);
+  assert.equal(inner.calls, before, "nothing reaches the cache while open");
+  clock += 1_000;
+  assert.equal(cache.state, "half-open");
+  await assert.rejects(cache.get("k"), /down/, "the trial fails");
+  assert.equal(cache.state, "open", "open for another cooldown");
+  assert.equal(inner.calls, before + 1);
+  clock += 1_000;
+  inner.mode = "ok";
+  assert.equal(await cache.get("k"), "v", "the trial succeeds");
+  assert.equal(cache.state, "closed");
+  assert.deepEqual(changes, ["open", "closed"]);
+});
+
+Deno.test("BreakerCache: a hanging cache fails at the deadline; while the trial hangs, others are refused", async () => {
+  let clock = 0;
+  const inner = new FlakyCache();
+  const cache = new BreakerCache(inner, {
+    failures: 2,
+    cooldownMs: 100,
+    timeoutMs: 40,
+    now: () => clock,
+  });
+  inner.mode = "hang";
+  const started = performance.now();
+  await assert.rejects(cache.get("k"), /did not answer within 40 ms/);
+  await assert.rejects(cache.get("k"), /did not answer/);
+  assert.ok(performance.now() - started < 500);
+  assert.equal(cache.state, "open");
+  clock += 100;
+  const trial = cache.get("k");
+  await assert.rejects(cache.get("k"), CacheUnavailableError, "only one trial at a time");
+  await assert.rejects(trial, /did not answer/);
+  assert.equal(inner.calls, 3);
 });

@@ -1,25 +1,31 @@
 /** The DB binding: configuration from the env, opening a file database, and the migration runner. */
 import assert from "node:assert/strict";
 import { ConfigError, Env } from "../../../shared/contract/config.ts";
+import { startHranaServer } from "../../support/hrana_server.ts";
 import {
   appliedVersions,
+  Db,
   dbConfigFromEnv,
+  dbFromEnv,
   filePathOf,
   migrate,
   type Migration,
   openDb,
+  openRemoteDb,
 } from "../../../shared/bindings/db.ts";
 
 Deno.test("dbConfigFromEnv: DB_URL and DB_AUTH_TOKEN, else a file under DATA_DIR", () => {
   const cfg = (vars: Record<string, string>) => dbConfigFromEnv(new Env(vars), "x.db");
-  assert.deepEqual(cfg({}), { url: "file:.data/x.db", authToken: undefined });
+  assert.deepEqual(cfg({}), { url: "file:.data/x.db", authToken: undefined, timeoutMs: 5000 });
   assert.deepEqual(cfg({ DATA_DIR: "/var/lib/app/" }), {
     url: "file:/var/lib/app/x.db",
     authToken: undefined,
+    timeoutMs: 5000,
   });
   assert.deepEqual(cfg({ DB_URL: "libsql://db-org.turso.io", DB_AUTH_TOKEN: "tok" }), {
     url: "libsql://db-org.turso.io",
     authToken: "tok",
+    timeoutMs: 5000,
   });
   assert.equal(cfg({ DB_URL: ":memory:" }).url, ":memory:");
   assert.equal(cfg({ DB_URL: "file:///tmp/a.db" }).url, "file:///tmp/a.db");
@@ -87,4 +93,100 @@ Deno.test("migrate: a failing version is rolled back whole and not recorded", as
     db.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("Db over Hrana (remote): the web client; migrated once on first use by 20 concurrent callers", async () => {
+  const dir = await Deno.makeTempDir();
+  await using server = await startHranaServer({ path: `${dir}/remote.db`, token: "secret" });
+  const db = new Db(
+    { url: server.url, authToken: "secret" },
+    MIGRATIONS,
+    openRemoteDb({
+      url: server.url,
+      authToken: "secret",
+    }),
+  );
+  try {
+    assert.equal(server.pipelines, 0, "nothing sent before the first use");
+    const clients = await Promise.all(Array.from({ length: 20 }, () => db.client()));
+    assert.equal(new Set(clients).size, 1);
+    assert.equal(clients[0].protocol, "http", "the web client over HTTP");
+    assert.deepEqual(await appliedVersions(db), [1, 2]);
+    const rows = await db.execute("SELECT count(*) AS n FROM b");
+    assert.equal(rows.rows[0].n, 1, "version 2 ran once");
+    const [ins] = await db.batch([{ sql: "INSERT INTO a VALUES (?)", args: ["x"] }]);
+    assert.equal(ins.rowsAffected, 1);
+  } finally {
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Db over Hrana: down at first use rejects, and the next call after recovery migrates", async () => {
+  const dir = await Deno.makeTempDir();
+  await using server = await startHranaServer({ path: `${dir}/remote.db` });
+  const config = { url: server.url, timeoutMs: 1_000 };
+  const db = new Db(config, MIGRATIONS, openRemoteDb(config));
+  try {
+    server.mode = "error";
+    await assert.rejects(db.execute("SELECT 1"), /503|fake outage/);
+    await assert.rejects(db.client());
+    server.mode = "ok";
+    assert.equal((await db.execute("SELECT 1 AS one")).rows[0].one, 1);
+    assert.deepEqual(await appliedVersions(db), [1, 2]);
+  } finally {
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Db over Hrana: a hanging server fails each call at its deadline", async () => {
+  const dir = await Deno.makeTempDir();
+  await using server = await startHranaServer({ path: `${dir}/remote.db` });
+  const config = { url: server.url, timeoutMs: 300 };
+  const db = new Db(config, MIGRATIONS, openRemoteDb(config));
+  try {
+    await db.client();
+    server.mode = "hang";
+    const started = performance.now();
+    await assert.rejects(db.execute("SELECT 1"), /300 ms|TimeoutError|timed out|abort/i);
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed >= 250 && elapsed < 1_500, `took ${elapsed} ms`);
+  } finally {
+    server.mode = "ok";
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Db (file): a corrupt file rejects each call (no crash), and works once replaced", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/bad.db`;
+  await Deno.writeTextFile(path, "garbage ".repeat(1000));
+  const db = new Db({ url: `file:${path}` }, MIGRATIONS);
+  try {
+    await assert.rejects(db.execute("SELECT 1"), /not a database|NOTADB/i);
+    await Deno.remove(path);
+    assert.equal((await db.execute("SELECT 1 AS one")).rows[0].one, 1);
+    assert.deepEqual(await appliedVersions(db), [1, 2]);
+  } finally {
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("dbFromEnv: a remote URL is served by the web client without loading the native one", async () => {
+  const db = dbFromEnv(
+    new Env({ DB_URL: "libsql://db-org.turso.io", DB_TIMEOUT_MS: "700" }),
+    "x.db",
+    [],
+  );
+  assert.equal(db.timeoutMs, 700);
+  db.close();
+  // The module graph of the binding never names the native entry statically.
+  const source = await Deno.readTextFile(
+    new URL("../../../shared/bindings/db.ts", import.meta.url),
+  );
+  assert.doesNotMatch(source, /from "@libsql\/client"/);
+  assert.match(source, /import\("@libsql\/client\/sqlite3"\)/);
 });
