@@ -5,6 +5,7 @@
  */
 import { Redis } from "@upstash/redis";
 import { ConfigError, type Env } from "../contract/config.ts";
+import { logEvent } from "../contract/log.ts";
 import { withDeadline } from "./deadline.ts";
 
 /** Get / set with a time to live / delete. Every call may reject; none should hang. */
@@ -263,14 +264,13 @@ export class BreakerCache implements Cache {
   }
 }
 
-/** Writes the breaker's state changes as one JSON line each to stderr. */
+/** Logs the breaker's state changes, one JSON line each. */
 function logBreaker(state: "open" | "closed", reason: string): void {
-  console.error(JSON.stringify({
-    time: new Date().toISOString(),
+  logEvent({
     level: state === "open" ? "warn" : "info",
     event: state === "open" ? "cache_circuit_open" : "cache_circuit_closed",
     reason,
-  }));
+  });
 }
 
 /**
