@@ -126,3 +126,40 @@ Deno.test("main.ts: click counts survive a restart (flushed on SIGTERM); the rat
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("main.ts at the edge: Upstash unreachable from start-up; redirects come from libSQL, management refuses with STORAGE_ERROR", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "link_main_" });
+  await using db = await startHranaServer({ path: `${dir}/remote.db` });
+  const app = await startEntrypoint("link-shortener", {
+    DB_URL: db.url,
+    UPSTASH_REDIS_REST_URL: "http://127.0.0.1:1",
+    UPSTASH_REDIS_REST_TOKEN: "t",
+    CACHE_BREAKER_FAILURES: "2",
+  }, { permissions: EDGE_PERMISSIONS });
+  try {
+    const made = await shorten(app.origin, { url: "https://example.com/no-cache" });
+    assert.equal(made.status, 201);
+    const { code, manageToken } = await made.json();
+    for (let i = 0; i < 4; i++) {
+      const res = await fetch(`${app.origin}/${code}`, { redirect: "manual" });
+      await res.body?.cancel();
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get("location"), "https://example.com/no-cache");
+    }
+    const patch = await fetch(`${app.origin}/${code}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${manageToken}` },
+      body: JSON.stringify({ url: "https://example.com/changed" }),
+    });
+    assert.equal(patch.status, 500);
+    assert.equal((await patch.json()).code, "STORAGE_ERROR");
+    const still = await fetch(`${app.origin}/${code}`, { redirect: "manual" });
+    await still.body?.cancel();
+    assert.equal(still.headers.get("location"), "https://example.com/no-cache", "nothing changed");
+  } finally {
+    await app.stop("SIGTERM");
+    await Deno.remove(dir, { recursive: true });
+  }
+  assert.match(app.stderr(), /"cache_circuit_open"/);
+  assert.doesNotMatch(app.stderr(), /\n\s+at /);
+});
