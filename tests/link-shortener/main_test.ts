@@ -18,7 +18,11 @@ async function assertDatabaseError(res: Response): Promise<void> {
 }
 
 Deno.test("main.ts at the edge: an unreachable DB_URL starts; GET / is 200, POST /shorten 500 DATABASE_ERROR", async () => {
-  const app = await startEntrypoint("link-shortener", { DB_URL: "http://127.0.0.1:9" }, EDGE_PERMISSIONS);
+  const app = await startEntrypoint(
+    "link-shortener",
+    { DB_URL: "http://127.0.0.1:9" },
+    EDGE_PERMISSIONS,
+  );
   try {
     const root = await fetch(`${app.origin}/`);
     assert.equal(root.status, 200);
@@ -135,7 +139,7 @@ Deno.test("main.ts at the edge: Upstash unreachable from start-up; redirects com
     UPSTASH_REDIS_REST_URL: "http://127.0.0.1:1",
     UPSTASH_REDIS_REST_TOKEN: "t",
     CACHE_BREAKER_FAILURES: "2",
-  }, { permissions: EDGE_PERMISSIONS });
+  }, EDGE_PERMISSIONS);
   try {
     const made = await shorten(app.origin, { url: "https://example.com/no-cache" });
     assert.equal(made.status, 201);
