@@ -1,11 +1,11 @@
 /**
- * `deno task build [slug...]`: one self-contained bundle per experiment, `dist/<slug>.js`, made
- * by `deno bundle` (esbuild inside Deno; works offline once its esbuild package is cached), plus
- * `dist/scalar.js`, the Scalar script that `GET /docs` serves (shared/contract/docs.ts reads it
- * beside the bundle when there is no node_modules).
+ * `deno task build [slug...]`: one self-contained bundle per experiment, made by `deno bundle`
+ * (esbuild inside Deno; works offline once its esbuild package is cached): the entry
+ * `dist/<slug>.js`, and `dist/<slug>/`, the chunks of the code it imports with `import()` (route
+ * code, loaded on first use: split out, it costs no start-up). Plus `dist/scalar.js`, the Scalar
+ * script that `GET /docs` serves (shared/contract/docs.ts reads it there without node_modules).
  *
- * A bundle imports nothing from node_modules: every npm package it uses is inside it, and dynamic
- * `import()`s of route code are inlined too (they still run on first use, not at start-up). The one
+ * A bundle imports nothing from node_modules: every npm package it uses is inside it. The one
  * exception is the set of modules in NATIVE_EXTERNALS, which load a native addon (the local `file:`
  * libSQL client): they stay out of the bundle, imported dynamically only in their own mode, and
  * their bare specifiers are rewritten to the pinned `npm:` specifiers of deno.json, so a bundle
@@ -23,24 +23,48 @@ export const NATIVE_EXTERNALS = [
   "libsql",
 ] as const;
 
+/**
+ * What an edge isolate allows (no subprocess, no writable disk, no native addon): the flags the
+ * edge tests and the bundle cold-start benchmark run every bundle under.
+ */
+export const EDGE_PERMISSIONS = [
+  "--allow-net",
+  "--allow-env",
+  "--allow-read",
+  "--allow-sys",
+  "--deny-write",
+  "--deny-run",
+  "--deny-ffi",
+] as const;
+
 const ROOT = new URL("../", import.meta.url);
 /** Where the bundles go (git-ignored). */
 export const DIST_DIR = new URL("dist/", ROOT);
 
-/** The bundle of one experiment. */
+/** The bundle of one experiment (its entry); its lazily loaded chunks are in chunkDir(slug). */
 export function bundlePath(slug: string): string {
   return new URL(`${slug}.js`, DIST_DIR).pathname;
 }
 
-/** The `deno bundle` arguments that build the given experiments into `outdir`. */
-export function bundleArgs(slugs: readonly string[], outdir: string): string[] {
+/** The folder of an experiment's chunks (code its bundle imports on first use). */
+export function chunkDir(slug: string): string {
+  return new URL(`${slug}/`, DIST_DIR).pathname;
+}
+
+/** The `deno bundle` arguments that build one experiment into `outdir`. */
+export function bundleArgs(slug: string, outdir: string): string[] {
   return [
     "bundle",
     "--quiet",
     "--platform=deno",
+    // Route code imported with import() goes to chunks read on first use, not at start-up:
+    // inlined into one file it costs every cold start (README "Build").
+    "--code-splitting",
+    "--minify",
+    "--keep-names",
     `--outdir=${outdir}`,
     ...NATIVE_EXTERNALS.map((e) => `--external=${e}`),
-    ...slugs.map((s) => `functions/${s}/main.ts`),
+    `functions/${slug}/main.ts`,
   ];
 }
 
@@ -50,29 +74,59 @@ export function bundleArgs(slugs: readonly string[], outdir: string): string[] {
  * package's entry). A specifier the map does not know is an error: the bundle could not load it.
  */
 export function rewriteExternals(code: string, imports: Record<string, string>): string {
+  return code.replace(IMPORT_SPECIFIER, (whole, lead: string, quote: string, spec: string) => {
+    if (!(NATIVE_EXTERNALS as readonly string[]).includes(spec)) return whole;
+    const pkg = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
+    const target = imports[spec] ??
+      (imports[pkg] ? imports[pkg] + spec.slice(pkg.length) : undefined);
+    if (!target?.startsWith("npm:")) {
+      throw new Error(`build: ${spec} is external but deno.json imports has no npm: entry`);
+    }
+    return `${lead}${quote}${target}${quote}`;
+  });
+}
+
+/**
+ * Points the entry's relative imports (`"./chunk-X.js"`) into its chunk folder: the entry moves
+ * from beside its chunks to `dist/<slug>.js`, the chunks to `dist/<slug>/`.
+ */
+export function rewriteChunkImports(code: string, slug: string): string {
   return code.replace(
-    /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])([^"']+)\2/g,
-    (whole, lead: string, quote: string, spec: string) => {
-      if (!(NATIVE_EXTERNALS as readonly string[]).includes(spec)) return whole;
-      const pkg = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
-      const target = imports[spec] ??
-        (imports[pkg] ? imports[pkg] + spec.slice(pkg.length) : undefined);
-      if (!target?.startsWith("npm:")) {
-        throw new Error(`build: ${spec} is external but deno.json imports has no npm: entry`);
-      }
-      return `${lead}${quote}${target}${quote}`;
-    },
+    IMPORT_SPECIFIER,
+    (whole, lead: string, quote: string, spec: string) =>
+      spec.startsWith("./") ? `${lead}${quote}./${slug}/${spec.slice(2)}${quote}` : whole,
   );
 }
+
+/** An import specifier in bundler output: `from "x"`, `import("x")`, `import "x"`. */
+const IMPORT_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)(["'])([^"'\n]+)\2/g;
 
 /** Where the Scalar standalone script is in node_modules. */
 function scalarSource(): URL {
   return new URL("./browser/standalone.js", import.meta.resolve("@scalar/api-reference"));
 }
 
+/** Runs `deno bundle` for one experiment into `outdir`; throws with its output on failure. */
+async function bundleOne(slug: string, outdir: string): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: bundleArgs(slug, outdir),
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    const text = new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
+    throw new Error(`deno bundle functions/${slug}/main.ts failed:\n${text.trim()}`);
+  }
+}
+
+/** Bundles at once (the machine's cores; each bundle is one esbuild process). */
+const PARALLEL = Math.max(1, Math.min(4, navigator.hardwareConcurrency));
+
 /**
- * Builds the bundles of `slugs` (all by default) into dist/ and copies the Scalar script
- * beside them. Returns the paths written. Throws with `deno bundle`'s output when it fails.
+ * Builds the bundles of `slugs` (all by default) into dist/ (`<slug>.js` and `<slug>/`) and
+ * copies the Scalar script beside them. Returns the entry paths written.
  */
 export async function build(slugs: readonly string[] = SLUGS): Promise<string[]> {
   const unknown = slugs.filter((s) => !(SLUGS as readonly string[]).includes(s));
@@ -80,44 +134,55 @@ export async function build(slugs: readonly string[] = SLUGS): Promise<string[]>
   const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
   const imports: Record<string, string> = config.imports ?? {};
   await Deno.mkdir(DIST_DIR, { recursive: true });
-  const outdir = await Deno.makeTempDir({ dir: DIST_DIR.pathname, prefix: ".bundle_" });
+  const temp = await Deno.makeTempDir({ dir: DIST_DIR.pathname, prefix: ".bundle_" });
   try {
-    // One `deno bundle` for all of them: one process, one module graph (~8× faster than eight).
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: bundleArgs(slugs, outdir),
-      cwd: ROOT,
-      env: { NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    if (!out.success) {
-      const text = new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
-      throw new Error(`deno bundle failed:\n${text.trim()}`);
-    }
-    const written: string[] = [];
+    const queue = [...slugs];
+    const worker = async () => {
+      for (let slug = queue.shift(); slug; slug = queue.shift()) {
+        await bundleOne(slug, `${temp}/${slug}`);
+      }
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, worker));
     for (const slug of slugs) {
-      // With one entry esbuild writes <outdir>/main.js; with several, <outdir>/<slug>/main.js.
-      const made = slugs.length === 1 ? `${outdir}/main.js` : `${outdir}/${slug}/main.js`;
-      const code = rewriteExternals(await Deno.readTextFile(made), imports);
-      await Deno.writeTextFile(bundlePath(slug), code);
-      written.push(bundlePath(slug));
+      const made = `${temp}/${slug}`;
+      await Deno.remove(chunkDir(slug), { recursive: true }).catch(() => {});
+      await Deno.mkdir(chunkDir(slug));
+      for await (const entry of Deno.readDir(made)) {
+        const code = rewriteExternals(await Deno.readTextFile(`${made}/${entry.name}`), imports);
+        if (entry.name === "main.js") {
+          await Deno.writeTextFile(bundlePath(slug), rewriteChunkImports(code, slug));
+        } else {
+          await Deno.writeTextFile(`${chunkDir(slug)}${entry.name}`, code);
+        }
+      }
     }
-    const scalar = new URL(SCALAR_ASSET, DIST_DIR).pathname;
-    await Deno.copyFile(scalarSource(), scalar);
-    written.push(scalar);
-    return written;
+    await Deno.copyFile(scalarSource(), new URL(SCALAR_ASSET, DIST_DIR));
+    return slugs.map(bundlePath);
   } finally {
-    await Deno.remove(outdir, { recursive: true });
+    await Deno.remove(temp, { recursive: true });
   }
+}
+
+/** Total bytes of an experiment's entry and chunks. */
+async function bundleBytes(slug: string): Promise<number> {
+  let total = (await Deno.stat(bundlePath(slug))).size;
+  for await (const e of Deno.readDir(chunkDir(slug))) {
+    total += (await Deno.stat(`${chunkDir(slug)}${e.name}`)).size;
+  }
+  return total;
 }
 
 if (import.meta.main) {
   const started = performance.now();
   try {
-    const written = await build(Deno.args.length > 0 ? Deno.args : SLUGS);
-    for (const path of written) {
-      const { size } = await Deno.stat(path);
-      console.log(`${path.slice(ROOT.pathname.length)}  ${(size / 1024).toFixed(0)} KiB`);
+    const slugs = Deno.args.length > 0 ? Deno.args : SLUGS;
+    await build(slugs);
+    for (const slug of slugs) {
+      const entry = (await Deno.stat(bundlePath(slug))).size;
+      console.log(
+        `dist/${slug}.js ${(entry / 1024).toFixed(0)} KiB, with dist/${slug}/ ` +
+          `${((await bundleBytes(slug)) / 1024).toFixed(0)} KiB`,
+      );
     }
     console.log(`built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } catch (err) {

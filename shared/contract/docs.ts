@@ -29,8 +29,10 @@ function readBundle(): Promise<Uint8Array> {
     try {
       entry = import.meta.resolve("@scalar/api-reference");
     } catch {
-      // A bundle run with no deno.json: import.meta.url is the bundle's own file.
-      return await Deno.readFile(new URL(`./${SCALAR_ASSET}`, import.meta.url));
+      // A bundle run with no deno.json: this code is in dist/<slug>.js or in one of its chunks
+      // in dist/<slug>/, and the script is dist/scalar.js.
+      return await Deno.readFile(new URL(`./${SCALAR_ASSET}`, import.meta.url))
+        .catch(() => Deno.readFile(new URL(`../${SCALAR_ASSET}`, import.meta.url)));
     }
     return await Deno.readFile(new URL("./browser/standalone.js", entry));
   })().catch((err) => {
