@@ -8,8 +8,9 @@
  * same way from the same folder. Pairs alternate order each round, after one warm-up round;
  * figures are medians.
  *
- * `BENCH_QUICK=1`: fewer rounds. `BENCH_NO_BUILD=1`: use dist/ as it is. Names on the command
- * line pick experiments: `deno run -A bench/bundle_cold_start.ts link-shortener`.
+ * The bundles are built for the run into its temp folder (`build()` of scripts/build.ts, the
+ * same as `deno task build`). `BENCH_QUICK=1`: fewer rounds. Names on the command line pick
+ * experiments: `deno run -A bench/bundle_cold_start.ts link-shortener`.
  */
 import {
   type BenchRow,
@@ -22,7 +23,7 @@ import {
   stopChild,
 } from "./harness.ts";
 import { SLUGS } from "../scripts/experiments.ts";
-import { build, bundlePath, EDGE_PERMISSIONS } from "../scripts/build.ts";
+import { build, EDGE_PERMISSIONS } from "../scripts/build.ts";
 
 /** Measured rounds. */
 const ROUNDS = QUICK ? 3 : 9;
@@ -121,12 +122,11 @@ async function bundleBaseline(dir: string): Promise<string> {
 /** Measures the bundles of the experiments in `only` (all by default). */
 export async function measure(only: readonly string[] = SLUGS): Promise<BenchRow[]> {
   const slugs = SLUGS.filter((s) => only.includes(s));
-  if (Deno.env.get("BENCH_NO_BUILD") !== "1") await build(SLUGS);
   const dir = await Deno.makeTempDir({ prefix: "bench_bundle_cold_" });
   const failed = new Map<string, unknown>();
   try {
     const baselineFile = await bundleBaseline(dir);
-    for (const slug of slugs) await Deno.copyFile(bundlePath(slug), `${dir}/${slug}.js`);
+    await build(slugs, new URL(`file://${dir}/`));
     const envOf = (slug: string) => REMOTE_ENV[slug] ?? {};
 
     // Warm-up: Deno's caches and the OS page cache, for both sides.

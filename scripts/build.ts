@@ -42,13 +42,13 @@ const ROOT = new URL("../", import.meta.url);
 export const DIST_DIR = new URL("dist/", ROOT);
 
 /** The bundle of one experiment (its entry); its lazily loaded chunks are in chunkDir(slug). */
-export function bundlePath(slug: string): string {
-  return new URL(`${slug}.js`, DIST_DIR).pathname;
+export function bundlePath(slug: string, dist: URL = DIST_DIR): string {
+  return new URL(`${slug}.js`, dist).pathname;
 }
 
 /** The folder of an experiment's chunks (code its bundle imports on first use). */
-export function chunkDir(slug: string): string {
-  return new URL(`${slug}/`, DIST_DIR).pathname;
+export function chunkDir(slug: string, dist: URL = DIST_DIR): string {
+  return new URL(`${slug}/`, dist).pathname;
 }
 
 /** The `deno bundle` arguments that build one experiment into `outdir`. */
@@ -125,16 +125,20 @@ async function bundleOne(slug: string, outdir: string): Promise<void> {
 const PARALLEL = Math.max(1, Math.min(4, navigator.hardwareConcurrency));
 
 /**
- * Builds the bundles of `slugs` (all by default) into dist/ (`<slug>.js` and `<slug>/`) and
- * copies the Scalar script beside them. Returns the entry paths written.
+ * Builds the bundles of `slugs` (all by default) into `dist` (`<slug>.js` and `<slug>/`; the
+ * project's dist/ by default, a folder URL ending in `/`) and copies the Scalar script beside
+ * them. Returns the entry paths written.
  */
-export async function build(slugs: readonly string[] = SLUGS): Promise<string[]> {
+export async function build(
+  slugs: readonly string[] = SLUGS,
+  dist: URL = DIST_DIR,
+): Promise<string[]> {
   const unknown = slugs.filter((s) => !(SLUGS as readonly string[]).includes(s));
   if (unknown.length > 0) throw new Error(`unknown experiment ${unknown.join(", ")}`);
   const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
   const imports: Record<string, string> = config.imports ?? {};
-  await Deno.mkdir(DIST_DIR, { recursive: true });
-  const temp = await Deno.makeTempDir({ dir: DIST_DIR.pathname, prefix: ".bundle_" });
+  await Deno.mkdir(dist, { recursive: true });
+  const temp = await Deno.makeTempDir({ dir: dist.pathname, prefix: ".bundle_" });
   try {
     const queue = [...slugs];
     const worker = async () => {
@@ -145,19 +149,20 @@ export async function build(slugs: readonly string[] = SLUGS): Promise<string[]>
     await Promise.all(Array.from({ length: PARALLEL }, worker));
     for (const slug of slugs) {
       const made = `${temp}/${slug}`;
-      await Deno.remove(chunkDir(slug), { recursive: true }).catch(() => {});
-      await Deno.mkdir(chunkDir(slug));
+      const chunks = chunkDir(slug, dist);
+      await Deno.remove(chunks, { recursive: true }).catch(() => {});
+      await Deno.mkdir(chunks);
       for await (const entry of Deno.readDir(made)) {
         const code = rewriteExternals(await Deno.readTextFile(`${made}/${entry.name}`), imports);
         if (entry.name === "main.js") {
-          await Deno.writeTextFile(bundlePath(slug), rewriteChunkImports(code, slug));
+          await Deno.writeTextFile(bundlePath(slug, dist), rewriteChunkImports(code, slug));
         } else {
-          await Deno.writeTextFile(`${chunkDir(slug)}${entry.name}`, code);
+          await Deno.writeTextFile(`${chunks}${entry.name}`, code);
         }
       }
     }
-    await Deno.copyFile(scalarSource(), new URL(SCALAR_ASSET, DIST_DIR));
-    return slugs.map(bundlePath);
+    await Deno.copyFile(scalarSource(), new URL(SCALAR_ASSET, dist));
+    return slugs.map((slug) => bundlePath(slug, dist));
   } finally {
     await Deno.remove(temp, { recursive: true });
   }
