@@ -98,6 +98,23 @@ export function rewriteChunkImports(code: string, slug: string): string {
   );
 }
 
+/** The shim esbuild puts where bundled CommonJS code calls `require()`. */
+const REQUIRE_SHIM = `Dynamic require of "`;
+/** A module-scoped `require` for that shim (Node built-ins such as `node:crypto`). */
+const REQUIRE_PRELUDE = `import{createRequire as __edgeCreateRequire}from"node:module";` +
+  `var require=__edgeCreateRequire(import.meta.url);`;
+
+/**
+ * Gives a chunk that holds esbuild's `require` shim a real `require`: `deno bundle` adds one to
+ * a single-file bundle, but not to the chunks of a split one, where the shim would otherwise
+ * throw `Dynamic require of "node:crypto" is not supported` (the AWS SDK, puppeteer-core).
+ */
+export function addRequire(code: string): string {
+  return code.includes(REQUIRE_SHIM) && !code.includes("createRequire")
+    ? REQUIRE_PRELUDE + code
+    : code;
+}
+
 /** An import specifier in bundler output: `from "x"`, `import("x")`, `import "x"`. */
 const IMPORT_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)(["'])([^"'\n]+)\2/g;
 
@@ -153,7 +170,9 @@ export async function build(
       await Deno.remove(chunks, { recursive: true }).catch(() => {});
       await Deno.mkdir(chunks);
       for await (const entry of Deno.readDir(made)) {
-        const code = rewriteExternals(await Deno.readTextFile(`${made}/${entry.name}`), imports);
+        const code = addRequire(
+          rewriteExternals(await Deno.readTextFile(`${made}/${entry.name}`), imports),
+        );
         if (entry.name === "main.js") {
           await Deno.writeTextFile(bundlePath(slug, dist), rewriteChunkImports(code, slug));
         } else {
