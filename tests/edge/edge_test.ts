@@ -458,7 +458,7 @@ Deno.test({
       hrana,
     };
     try {
-      await t.step("the bundle folder has no deno.json and no node_modules", async () => {
+      await t.step("the bundle folder has no deno.json and no node_modules", () => {
         const names = [...Deno.readDirSync(s.dir)].map((e) => e.name).sort();
         assert.deepEqual(
           names,
