@@ -8,20 +8,29 @@
  * A bundle imports nothing from node_modules: every npm package it uses is inside it. The one
  * exception is the set of modules in NATIVE_EXTERNALS, which load a native addon (the local `file:`
  * libSQL client): they stay out of the bundle, imported dynamically only in their own mode, and
- * their bare specifiers are rewritten to the pinned `npm:` specifiers of deno.json, so a bundle
+ * their bare specifiers are rewritten to the `npm:` specifiers pinned by deno.json and deno.lock, so a bundle
  * that does use them (DB_URL=file:…, outside the edge) resolves them from Deno's npm cache with no
  * node_modules beside it.
  */
 import { SLUGS } from "./experiments.ts";
 import { SCALAR_ASSET } from "../shared/contract/docs.ts";
 
-/** Modules that load a native addon: never bundled (see the module doc). */
+/**
+ * Modules that load a native addon: never bundled (see the module doc). Not `@libsql/client`
+ * itself: esbuild marks a name's subpaths external too, and `@libsql/client/web`, the edge's
+ * client, must be bundled. Its root entry resolves (Deno condition) to the native client, which
+ * imports `libsql`: that stays out all the same.
+ */
 export const NATIVE_EXTERNALS = [
-  "@libsql/client",
   "@libsql/client/node",
   "@libsql/client/sqlite3",
   "libsql",
 ] as const;
+
+/** Whether esbuild leaves `spec` external: one of NATIVE_EXTERNALS or a subpath of one. */
+function isExternal(spec: string): boolean {
+  return NATIVE_EXTERNALS.some((e) => spec === e || spec.startsWith(`${e}/`));
+}
 
 /**
  * What an edge isolate allows (no subprocess, no writable disk, no native addon): the flags the
@@ -75,7 +84,7 @@ export function bundleArgs(slug: string, outdir: string): string[] {
  */
 export function rewriteExternals(code: string, imports: Record<string, string>): string {
   return code.replace(IMPORT_SPECIFIER, (whole, lead: string, quote: string, spec: string) => {
-    if (!(NATIVE_EXTERNALS as readonly string[]).includes(spec)) return whole;
+    if (!isExternal(spec)) return whole;
     const pkg = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
     const target = imports[spec] ??
       (imports[pkg] ? imports[pkg] + spec.slice(pkg.length) : undefined);
@@ -118,6 +127,23 @@ export function addRequire(code: string): string {
 /** An import specifier in bundler output: `from "x"`, `import("x")`, `import "x"`. */
 const IMPORT_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)(["'])([^"'\n]+)\2/g;
 
+/**
+ * The `npm:` specifier of every package the project pins: deno.json's imports, plus the
+ * packages deno.lock resolved for them (a native external such as `libsql` is a dependency of
+ * `@libsql/client`, not an import of ours).
+ */
+export async function npmSpecifiers(): Promise<Record<string, string>> {
+  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
+  const lock = JSON.parse(await Deno.readTextFile(new URL("deno.lock", ROOT)));
+  const specifiers: Record<string, string> = {};
+  for (const key of Object.keys(lock.npm ?? {})) {
+    // "libsql@0.5.29" or "@scope/name@1.2.3_peer@4": name, then version before any peer suffix.
+    const at = key.indexOf("@", 1);
+    specifiers[key.slice(0, at)] ??= `npm:${key.slice(0, at)}@${key.slice(at + 1).split("_")[0]}`;
+  }
+  return { ...specifiers, ...(config.imports ?? {}) };
+}
+
 /** Where the Scalar standalone script is in node_modules. */
 function scalarSource(): URL {
   return new URL("./browser/standalone.js", import.meta.resolve("@scalar/api-reference"));
@@ -152,8 +178,7 @@ export async function build(
 ): Promise<string[]> {
   const unknown = slugs.filter((s) => !(SLUGS as readonly string[]).includes(s));
   if (unknown.length > 0) throw new Error(`unknown experiment ${unknown.join(", ")}`);
-  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
-  const imports: Record<string, string> = config.imports ?? {};
+  const imports = await npmSpecifiers();
   await Deno.mkdir(dist, { recursive: true });
   const temp = await Deno.makeTempDir({ dir: dist.pathname, prefix: ".bundle_" });
   try {

@@ -4,21 +4,29 @@ import {
   addRequire,
   bundleArgs,
   NATIVE_EXTERNALS,
+  npmSpecifiers,
   rewriteChunkImports,
   rewriteExternals,
 } from "../../scripts/build.ts";
 
-const IMPORTS = { "@libsql/client": "npm:@libsql/client@0.18.0", "hono": "npm:hono@4.13.19" };
+const IMPORTS = {
+  "@libsql/client": "npm:@libsql/client@0.18.0",
+  "libsql": "npm:libsql@0.5.29",
+  "hono": "npm:hono@4.13.19",
+};
 
 Deno.test("build: native externals become pinned npm: specifiers, subpaths included", () => {
-  const code = `import{a}from"@libsql/client";const b=await import("@libsql/client/sqlite3");` +
+  const code = `import{a}from"libsql";const b=await import("@libsql/client/sqlite3");` +
     `import("hono");import "libsqlx";`;
   assert.equal(
     rewriteExternals(code, IMPORTS),
-    `import{a}from"npm:@libsql/client@0.18.0";` +
+    `import{a}from"npm:libsql@0.5.29";` +
       `const b=await import("npm:@libsql/client@0.18.0/sqlite3");import("hono");import "libsqlx";`,
   );
-  assert.throws(() => rewriteExternals(`import("libsql")`, IMPORTS), /no npm: entry/);
+  assert.throws(() => rewriteExternals(`import("libsql")`, { hono: "npm:hono" }), /no npm: entry/);
+  // The edge's client is bundled, never rewritten (were it external it would need npm at start).
+  const web = `import{createClient}from"@libsql/client/web";`;
+  assert.equal(rewriteExternals(web, IMPORTS), web);
 });
 
 Deno.test("build: the entry's chunk imports point into its chunk folder", () => {
@@ -45,4 +53,11 @@ Deno.test("build: deno bundle splits code and keeps every native external out", 
   assert.ok(args.includes("--platform=deno"));
   for (const e of NATIVE_EXTERNALS) assert.ok(args.includes(`--external=${e}`));
   assert.equal(args.at(-1), "functions/link-shortener/main.ts");
+});
+
+Deno.test("build: npm: specifiers come from deno.json, and from deno.lock for dependencies", async () => {
+  const specifiers = await npmSpecifiers();
+  const config = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
+  assert.equal(specifiers["hono"], config.imports.hono);
+  assert.match(specifiers["libsql"], /^npm:libsql@\d+\.\d+\.\d+$/);
 });
