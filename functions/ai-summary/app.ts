@@ -10,7 +10,6 @@ import {
   createExperimentApp,
   type ExperimentApp,
   type ExperimentOptions,
-  type RootInfo,
 } from "../../shared/contract/app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
@@ -19,6 +18,7 @@ import { MODEL_HEADER } from "../../shared/contract/middleware.ts";
 import { type FetchPolicy, safeFetch } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
 import { summaryMessages } from "./prompt.ts";
+import { ROOT } from "./root.ts";
 
 /**
  * The page reader (HTML parser, readable pass), loaded by the first `/summary` rather than
@@ -26,12 +26,8 @@ import { summaryMessages } from "./prompt.ts";
  */
 const loadReader = onFirstUse(() => import("./page_text.ts"));
 
-/** The root information document. */
-export const ROOT: RootInfo = {
-  name: "ai-summary",
-  description: "Summarises a web page with a text-generation model.",
-  usage: "GET /summary?url=<url>",
-};
+/** The root information document (root.ts: start-up serves it without this module). */
+export { ROOT };
 
 /** What this experiment needs from its environment. */
 export interface Bindings {

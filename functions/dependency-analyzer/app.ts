@@ -4,13 +4,13 @@ import {
   createExperimentApp,
   type ExperimentApp,
   type ExperimentOptions,
-  type RootInfo,
 } from "../../shared/contract/app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
 import { AnalyzeResultSchema } from "./schema.ts";
+import { ROOT } from "./root.ts";
 
 /**
  * The analysis (HTML parser, selectors, detection rules), loaded by the first `/analyze`
@@ -18,13 +18,8 @@ import { AnalyzeResultSchema } from "./schema.ts";
  */
 const loadAnalyzer = onFirstUse(() => import("./analyze.ts"));
 
-/** The root information document. */
-export const ROOT: RootInfo = {
-  name: "dependency-analyzer",
-  description:
-    "Lists what a web page depends on: scripts, stylesheets, preloads, iframes, import maps, third-party hosts and detected libraries with versions.",
-  usage: "GET /analyze?url=<url>",
-};
+/** The root information document (root.ts: start-up serves it without this module). */
+export { ROOT };
 
 /** What this experiment needs from its environment. */
 export interface Bindings {

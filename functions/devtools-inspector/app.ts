@@ -4,24 +4,19 @@ import {
   createExperimentApp,
   type ExperimentApp,
   type ExperimentOptions,
-  type RootInfo,
 } from "../../shared/contract/app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
 import { InspectResultSchema } from "./schema.ts";
+import { ROOT } from "./root.ts";
 
 /** The inspector (HTML parser, security table), loaded by the first `/inspect`. */
 const loadInspector = onFirstUse(() => import("./inspect.ts"));
 
-/** The root information document. */
-export const ROOT: RootInfo = {
-  name: "devtools-inspector",
-  description:
-    "Inspects a URL as the network tab and a header audit would: redirects, timings, headers, cookies, caching, compression, a scored security audit and page statistics.",
-  usage: "GET /inspect?url=<url>",
-};
+/** The root information document (root.ts: start-up serves it without this module). */
+export { ROOT };
 
 /** What this experiment needs from its environment. */
 export interface Bindings {

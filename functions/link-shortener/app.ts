@@ -9,7 +9,6 @@ import {
   createExperimentApp,
   type ExperimentApp,
   type ExperimentOptions,
-  type RootInfo,
 } from "../../shared/contract/app.ts";
 import type { Cache } from "../../shared/bindings/cache.ts";
 import type { Db } from "../../shared/bindings/db.ts";
@@ -40,14 +39,10 @@ import {
 import { pointsAtSelf } from "./self_link.ts";
 import { shorten } from "./shorten.ts";
 import { LinkStore } from "./store.ts";
+import { ROOT } from "./root.ts";
 
-/** The root information document. */
-export const ROOT: RootInfo = {
-  name: "link-shortener",
-  description:
-    "Shortens links: stores short codes in libSQL behind a key-value cache and redirects them.",
-  usage: 'POST /shorten {"url":"<url>"}',
-};
+/** The root information document (root.ts: start-up serves it without this module). */
+export { ROOT };
 
 /** Default `CACHE_TTL_SECONDS`: how long a resolved link stays cached. */
 export const DEFAULT_CACHE_TTL_SECONDS = 3600;

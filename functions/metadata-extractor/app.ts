@@ -4,13 +4,13 @@ import {
   createExperimentApp,
   type ExperimentApp,
   type ExperimentOptions,
-  type RootInfo,
 } from "../../shared/contract/app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { type FetchPolicy, safeFetch } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
 import { type MetadataResult, MetadataResultSchema } from "./schema.ts";
+import { ROOT } from "./root.ts";
 
 /**
  * The extractor (HTML parser, entities, JSON-LD), loaded by the first `/metadata` rather
@@ -18,13 +18,8 @@ import { type MetadataResult, MetadataResultSchema } from "./schema.ts";
  */
 const loadExtractor = onFirstUse(() => import("./response.ts"));
 
-/** The root information document. */
-export const ROOT: RootInfo = {
-  name: "metadata-extractor",
-  description:
-    "Extracts what a link preview needs from a web page: title, description, images, icons, Open Graph, Twitter cards, JSON-LD, feeds and oEmbed.",
-  usage: "GET /metadata?url=<url>",
-};
+/** The root information document (root.ts: start-up serves it without this module). */
+export { ROOT };
 
 /** What this experiment needs from its environment. */
 export interface Bindings {

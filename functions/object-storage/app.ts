@@ -8,7 +8,6 @@ import {
   createExperimentApp,
   type ExperimentApp,
   type ExperimentOptions,
-  type RootInfo,
 } from "../../shared/contract/app.ts";
 import {
   DEFAULT_CONTENT_TYPE,
@@ -32,13 +31,10 @@ import {
   readRoute,
   uploadRoute,
 } from "./routes.ts";
+import { ROOT } from "./root.ts";
 
-/** The root information document. */
-export const ROOT: RootInfo = {
-  name: "object-storage",
-  description: "Stores uploaded bytes in a private or a public S3-compatible bucket.",
-  usage: "PUT /object?key=<key>&public=<true|false>",
-};
+/** The root information document (root.ts: start-up serves it without this module). */
+export { ROOT };
 
 export type { Bindings };
 

@@ -10,7 +10,6 @@ import {
   createExperimentApp,
   type ExperimentApp,
   type ExperimentOptions,
-  type RootInfo,
 } from "../../shared/contract/app.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
@@ -21,17 +20,13 @@ import { UrlQuery } from "../../shared/contract/validation.ts";
 import { type GithubConfig, readRepository } from "./github_api.ts";
 import { parseGithubRepoUrl } from "./github_url.ts";
 import { explainMessages, explainUserMessage } from "./prompt.ts";
+import { ROOT } from "./root.ts";
 
 /** The digest (its Markdown, TOML and JSONC readers), loaded by the first `/explain`. */
 const loadDigest = onFirstUse(() => import("./digest.ts"));
 
-/** The root information document. */
-export const ROOT: RootInfo = {
-  name: "repo-explainer",
-  description:
-    "Explains a GitHub repository (what it is, how it is organised, how to start) with a text-generation model.",
-  usage: "GET /explain?url=<url>",
-};
+/** The root information document (root.ts: start-up serves it without this module). */
+export { ROOT };
 
 /** What this experiment needs from its environment. */
 export interface Bindings {

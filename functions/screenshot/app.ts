@@ -4,7 +4,6 @@ import {
   createExperimentApp,
   type ExperimentApp,
   type ExperimentOptions,
-  type RootInfo,
 } from "../../shared/contract/app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { isPublicHost } from "../../shared/net/address.ts";
@@ -15,13 +14,10 @@ import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { DEFAULT_LIMITS, type ScreenshotLimits } from "./limits.ts";
 import { PageSlots } from "./page_slots.ts";
 import { PngSchema, ScreenshotQuery } from "./schema.ts";
+import { ROOT } from "./root.ts";
 
-/** The root information document. */
-export const ROOT: RootInfo = {
-  name: "screenshot",
-  description: "Takes a PNG screenshot of a web page in headless Chromium.",
-  usage: "GET /screenshot?url=<url>",
-};
+/** The root information document (root.ts: start-up serves it without this module). */
+export { ROOT };
 
 /** What this experiment needs from its environment. */
 export interface Bindings {

@@ -11,16 +11,33 @@ import type { Hono } from "hono";
 /** Where the page loads the Scalar bundle from (served below). */
 export const SCALAR_SCRIPT_PATH = "/docs/scalar.js";
 
+/**
+ * File name of the Scalar script beside a built bundle (`deno task build` writes
+ * `dist/scalar.js` next to `dist/<slug>.js`, where there is no node_modules to read it from).
+ */
+export const SCALAR_ASSET = "scalar.js";
+
 let bundle: Promise<Uint8Array> | undefined;
 
-/** The standalone bundle of the installed package, read once (a failed read is retried). */
+/**
+ * The standalone bundle of the installed package, read once (a failed read is retried); in a
+ * built bundle (no node_modules, no import map) the copy beside the bundle.
+ */
 function readBundle(): Promise<Uint8Array> {
   bundle ??= (async () => {
-    const entry = import.meta.resolve("@scalar/api-reference");
+    let entry: string;
+    try {
+      entry = import.meta.resolve("@scalar/api-reference");
+    } catch {
+      // A bundle run with no deno.json: this code is in dist/<slug>.js or in one of its chunks
+      // in dist/<slug>/, and the script is dist/scalar.js.
+      return await Deno.readFile(new URL(`./${SCALAR_ASSET}`, import.meta.url))
+        .catch(() => Deno.readFile(new URL(`../${SCALAR_ASSET}`, import.meta.url)));
+    }
     return await Deno.readFile(new URL("./browser/standalone.js", entry));
   })().catch((err) => {
     bundle = undefined;
-    throw new Error(`Scalar bundle not found in node_modules (run deno install): ${err}`);
+    throw new Error(`Scalar bundle not found (run deno install, or deno task build): ${err}`);
   });
   return bundle;
 }

@@ -1,0 +1,241 @@
+/**
+ * `deno task build [slug...]`: one self-contained bundle per experiment, made by `deno bundle`
+ * (esbuild inside Deno; works offline once its esbuild package is cached): the entry
+ * `dist/<slug>.js`, and `dist/<slug>/`, the chunks of the code it imports with `import()` (route
+ * code, loaded on first use: split out, it costs no start-up). Plus `dist/scalar.js`, the Scalar
+ * script that `GET /docs` serves (shared/contract/docs.ts reads it there without node_modules).
+ *
+ * A bundle imports nothing from node_modules: every npm package it uses is inside it. The one
+ * exception is the set of modules in NATIVE_EXTERNALS, which load a native addon (the local `file:`
+ * libSQL client): they stay out of the bundle, imported dynamically only in their own mode, and
+ * their bare specifiers are rewritten to the `npm:` specifiers pinned by deno.json and deno.lock, so a bundle
+ * that does use them (DB_URL=file:…, outside the edge) resolves them from Deno's npm cache with no
+ * node_modules beside it.
+ */
+import { SLUGS } from "./experiments.ts";
+import { SCALAR_ASSET } from "../shared/contract/docs.ts";
+
+/**
+ * Modules that load a native addon: never bundled (see the module doc). Not `@libsql/client`
+ * itself: esbuild marks a name's subpaths external too, and `@libsql/client/web`, the edge's
+ * client, must be bundled. Its root entry resolves (Deno condition) to the native client, which
+ * imports `libsql`: that stays out all the same.
+ */
+export const NATIVE_EXTERNALS = [
+  "@libsql/client/node",
+  "@libsql/client/sqlite3",
+  "libsql",
+] as const;
+
+/** Whether esbuild leaves `spec` external: one of NATIVE_EXTERNALS or a subpath of one. */
+function isExternal(spec: string): boolean {
+  return NATIVE_EXTERNALS.some((e) => spec === e || spec.startsWith(`${e}/`));
+}
+
+/**
+ * What an edge isolate allows (no subprocess, no writable disk, no native addon): the flags the
+ * edge tests and the bundle cold-start benchmark run every bundle under.
+ */
+export const EDGE_PERMISSIONS = [
+  "--allow-net",
+  "--allow-env",
+  "--allow-read",
+  "--allow-sys",
+  "--deny-write",
+  "--deny-run",
+  "--deny-ffi",
+] as const;
+
+const ROOT = new URL("../", import.meta.url);
+/** Where the bundles go (git-ignored). */
+export const DIST_DIR = new URL("dist/", ROOT);
+
+/** The bundle of one experiment (its entry); its lazily loaded chunks are in chunkDir(slug). */
+export function bundlePath(slug: string, dist: URL = DIST_DIR): string {
+  return new URL(`${slug}.js`, dist).pathname;
+}
+
+/** The folder of an experiment's chunks (code its bundle imports on first use). */
+export function chunkDir(slug: string, dist: URL = DIST_DIR): string {
+  return new URL(`${slug}/`, dist).pathname;
+}
+
+/** The `deno bundle` arguments that build one experiment into `outdir`. */
+export function bundleArgs(slug: string, outdir: string): string[] {
+  return [
+    "bundle",
+    "--quiet",
+    "--platform=deno",
+    // Route code imported with import() goes to chunks read on first use, not at start-up:
+    // inlined into one file it costs every cold start (README "Build").
+    "--code-splitting",
+    "--minify",
+    "--keep-names",
+    `--outdir=${outdir}`,
+    ...NATIVE_EXTERNALS.map((e) => `--external=${e}`),
+    `functions/${slug}/main.ts`,
+  ];
+}
+
+/**
+ * Rewrites the bare specifiers of NATIVE_EXTERNALS left in a bundle (`from "x"`, `import("x")`)
+ * to their `npm:` specifiers in `imports` (deno.json's import map; a subpath follows its
+ * package's entry). A specifier the map does not know is an error: the bundle could not load it.
+ */
+export function rewriteExternals(code: string, imports: Record<string, string>): string {
+  return code.replace(IMPORT_SPECIFIER, (whole, lead: string, quote: string, spec: string) => {
+    if (!isExternal(spec)) return whole;
+    const pkg = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
+    const target = imports[spec] ??
+      (imports[pkg] ? imports[pkg] + spec.slice(pkg.length) : undefined);
+    if (!target?.startsWith("npm:")) {
+      throw new Error(`build: ${spec} is external but deno.json imports has no npm: entry`);
+    }
+    return `${lead}${quote}${target}${quote}`;
+  });
+}
+
+/**
+ * Points the entry's relative imports (`"./chunk-X.js"`) into its chunk folder: the entry moves
+ * from beside its chunks to `dist/<slug>.js`, the chunks to `dist/<slug>/`.
+ */
+export function rewriteChunkImports(code: string, slug: string): string {
+  return code.replace(
+    IMPORT_SPECIFIER,
+    (whole, lead: string, quote: string, spec: string) =>
+      spec.startsWith("./") ? `${lead}${quote}./${slug}/${spec.slice(2)}${quote}` : whole,
+  );
+}
+
+/** The shim esbuild puts where bundled CommonJS code calls `require()`. */
+const REQUIRE_SHIM = `Dynamic require of "`;
+/** A module-scoped `require` for that shim (Node built-ins such as `node:crypto`). */
+const REQUIRE_PRELUDE = `import{createRequire as __edgeCreateRequire}from"node:module";` +
+  `var require=__edgeCreateRequire(import.meta.url);`;
+
+/**
+ * Gives a chunk that holds esbuild's `require` shim a real `require`: `deno bundle` adds one to
+ * a single-file bundle, but not to the chunks of a split one, where the shim would otherwise
+ * throw `Dynamic require of "node:crypto" is not supported` (the AWS SDK, puppeteer-core).
+ */
+export function addRequire(code: string): string {
+  return code.includes(REQUIRE_SHIM) && !code.includes("createRequire")
+    ? REQUIRE_PRELUDE + code
+    : code;
+}
+
+/** An import specifier in bundler output: `from "x"`, `import("x")`, `import "x"`. */
+const IMPORT_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)(["'])([^"'\n]+)\2/g;
+
+/**
+ * The `npm:` specifier of every package the project pins: deno.json's imports, plus the
+ * packages deno.lock resolved for them (a native external such as `libsql` is a dependency of
+ * `@libsql/client`, not an import of ours).
+ */
+export async function npmSpecifiers(): Promise<Record<string, string>> {
+  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
+  const lock = JSON.parse(await Deno.readTextFile(new URL("deno.lock", ROOT)));
+  const specifiers: Record<string, string> = {};
+  for (const key of Object.keys(lock.npm ?? {})) {
+    // "libsql@0.5.29" or "@scope/name@1.2.3_peer@4": name, then version before any peer suffix.
+    const at = key.indexOf("@", 1);
+    specifiers[key.slice(0, at)] ??= `npm:${key.slice(0, at)}@${key.slice(at + 1).split("_")[0]}`;
+  }
+  return { ...specifiers, ...(config.imports ?? {}) };
+}
+
+/** Where the Scalar standalone script is in node_modules. */
+function scalarSource(): URL {
+  return new URL("./browser/standalone.js", import.meta.resolve("@scalar/api-reference"));
+}
+
+/** Runs `deno bundle` for one experiment into `outdir`; throws with its output on failure. */
+async function bundleOne(slug: string, outdir: string): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: bundleArgs(slug, outdir),
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    const text = new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
+    throw new Error(`deno bundle functions/${slug}/main.ts failed:\n${text.trim()}`);
+  }
+}
+
+/** Bundles at once (the machine's cores; each bundle is one esbuild process). */
+const PARALLEL = Math.max(1, Math.min(4, navigator.hardwareConcurrency));
+
+/**
+ * Builds the bundles of `slugs` (all by default) into `dist` (`<slug>.js` and `<slug>/`; the
+ * project's dist/ by default, a folder URL ending in `/`) and copies the Scalar script beside
+ * them. Returns the entry paths written.
+ */
+export async function build(
+  slugs: readonly string[] = SLUGS,
+  dist: URL = DIST_DIR,
+): Promise<string[]> {
+  const unknown = slugs.filter((s) => !(SLUGS as readonly string[]).includes(s));
+  if (unknown.length > 0) throw new Error(`unknown experiment ${unknown.join(", ")}`);
+  const imports = await npmSpecifiers();
+  await Deno.mkdir(dist, { recursive: true });
+  const temp = await Deno.makeTempDir({ dir: dist.pathname, prefix: ".bundle_" });
+  try {
+    const queue = [...slugs];
+    const worker = async () => {
+      for (let slug = queue.shift(); slug; slug = queue.shift()) {
+        await bundleOne(slug, `${temp}/${slug}`);
+      }
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, worker));
+    for (const slug of slugs) {
+      const made = `${temp}/${slug}`;
+      const chunks = chunkDir(slug, dist);
+      await Deno.remove(chunks, { recursive: true }).catch(() => {});
+      await Deno.mkdir(chunks);
+      for await (const entry of Deno.readDir(made)) {
+        const code = addRequire(
+          rewriteExternals(await Deno.readTextFile(`${made}/${entry.name}`), imports),
+        );
+        if (entry.name === "main.js") {
+          await Deno.writeTextFile(bundlePath(slug, dist), rewriteChunkImports(code, slug));
+        } else {
+          await Deno.writeTextFile(`${chunks}${entry.name}`, code);
+        }
+      }
+    }
+    await Deno.copyFile(scalarSource(), new URL(SCALAR_ASSET, dist));
+    return slugs.map((slug) => bundlePath(slug, dist));
+  } finally {
+    await Deno.remove(temp, { recursive: true });
+  }
+}
+
+/** Total bytes of an experiment's entry and chunks. */
+async function bundleBytes(slug: string): Promise<number> {
+  let total = (await Deno.stat(bundlePath(slug))).size;
+  for await (const e of Deno.readDir(chunkDir(slug))) {
+    total += (await Deno.stat(`${chunkDir(slug)}${e.name}`)).size;
+  }
+  return total;
+}
+
+if (import.meta.main) {
+  const started = performance.now();
+  try {
+    const slugs = Deno.args.length > 0 ? Deno.args : SLUGS;
+    await build(slugs);
+    for (const slug of slugs) {
+      const entry = (await Deno.stat(bundlePath(slug))).size;
+      console.log(
+        `dist/${slug}.js ${(entry / 1024).toFixed(0)} KiB, with dist/${slug}/ ` +
+          `${((await bundleBytes(slug)) / 1024).toFixed(0)} KiB`,
+      );
+    }
+    console.log(`built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } catch (err) {
+    console.error(`build: ${err instanceof Error ? err.message : err}`);
+    Deno.exit(1);
+  }
+}

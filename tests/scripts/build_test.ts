@@ -1,0 +1,63 @@
+/** scripts/build.ts: what it does to `deno bundle`'s output (the bundles run in tests/edge/). */
+import assert from "node:assert/strict";
+import {
+  addRequire,
+  bundleArgs,
+  NATIVE_EXTERNALS,
+  npmSpecifiers,
+  rewriteChunkImports,
+  rewriteExternals,
+} from "../../scripts/build.ts";
+
+const IMPORTS = {
+  "@libsql/client": "npm:@libsql/client@0.18.0",
+  "libsql": "npm:libsql@0.5.29",
+  "hono": "npm:hono@4.13.19",
+};
+
+Deno.test("build: native externals become pinned npm: specifiers, subpaths included", () => {
+  const code = `import{a}from"libsql";const b=await import("@libsql/client/sqlite3");` +
+    `import("hono");import "libsqlx";`;
+  assert.equal(
+    rewriteExternals(code, IMPORTS),
+    `import{a}from"npm:libsql@0.5.29";` +
+      `const b=await import("npm:@libsql/client@0.18.0/sqlite3");import("hono");import "libsqlx";`,
+  );
+  assert.throws(() => rewriteExternals(`import("libsql")`, { hono: "npm:hono" }), /no npm: entry/);
+  // The edge's client is bundled, never rewritten (were it external it would need npm at start).
+  const web = `import{createClient}from"@libsql/client/web";`;
+  assert.equal(rewriteExternals(web, IMPORTS), web);
+});
+
+Deno.test("build: the entry's chunk imports point into its chunk folder", () => {
+  const code = `import{a}from"./chunk-AB12.js";const m=()=>import("./capture-XY.js");` +
+    `import "node:fs";import{b}from"npm:x";`;
+  assert.equal(
+    rewriteChunkImports(code, "screenshot"),
+    `import{a}from"./screenshot/chunk-AB12.js";const m=()=>import("./screenshot/capture-XY.js");` +
+      `import "node:fs";import{b}from"npm:x";`,
+  );
+});
+
+Deno.test("build: a chunk with esbuild's require shim gets a real require, once", () => {
+  const shim = `throw Error('Dynamic require of "'+a+'" is not supported')`;
+  const fixed = addRequire(shim);
+  assert.match(fixed, /^import\{createRequire as __edgeCreateRequire\}from"node:module";/);
+  assert.equal(addRequire(fixed), fixed);
+  assert.equal(addRequire("export const a = 1;"), "export const a = 1;");
+});
+
+Deno.test("build: deno bundle splits code and keeps every native external out", () => {
+  const args = bundleArgs("link-shortener", "/tmp/out");
+  assert.ok(args.includes("--code-splitting"));
+  assert.ok(args.includes("--platform=deno"));
+  for (const e of NATIVE_EXTERNALS) assert.ok(args.includes(`--external=${e}`));
+  assert.equal(args.at(-1), "functions/link-shortener/main.ts");
+});
+
+Deno.test("build: npm: specifiers come from deno.json, and from deno.lock for dependencies", async () => {
+  const specifiers = await npmSpecifiers();
+  const config = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
+  assert.equal(specifiers["hono"], config.imports.hono);
+  assert.match(specifiers["libsql"], /^npm:libsql@\d+\.\d+\.\d+$/);
+});
