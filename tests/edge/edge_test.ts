@@ -20,6 +20,7 @@ import { startGithubFake } from "../support/github_fake.ts";
 import { startUpstashFake } from "../support/upstash_fake.ts";
 import { S3RVER_CREDENTIALS, startS3rver } from "../support/s3rver.ts";
 import { startRemoteChromium } from "../support/remote_chromium.ts";
+import { startHranaServer } from "../support/hrana_server.ts";
 import { CHROME_PATH, IN_CI } from "../screenshot/chromium.ts";
 import { buildBundles, type BundleProcess, downOrigin, startBundle } from "./bundle_process.ts";
 
@@ -29,23 +30,6 @@ const SUMMARY = "The fake model's summary of the page.";
 const PRIVATE_BUCKET = "edge-private";
 const PUBLIC_BUCKET = "edge-public";
 const PUBLIC_BUCKET_URL = "https://cdn.example.test/files";
-
-/** `startHranaServer` of tests/support/hrana_server.ts (issue 14 item 1, by the links work). */
-type StartHrana = (options: { path: string }) => Promise<{ url: string; close(): Promise<void> }>;
-
-/**
- * Loaded by URL so that this file type-checks before hrana_server.ts is merged; once it is
- * on main, the lead may replace this with a static import. Missing, the link-shortener cases
- * fail (never skip) with this message.
- */
-async function loadHrana(): Promise<StartHrana> {
-  const url = new URL("../support/hrana_server.ts", import.meta.url).href;
-  try {
-    return (await import(url)).startHranaServer as StartHrana;
-  } catch (err) {
-    throw new Error(`tests/support/hrana_server.ts (startHranaServer) is not available: ${err}`);
-  }
-}
 
 /** One case: an experiment's bundle with some environment, and what it must answer. */
 interface EdgeCase {
@@ -438,7 +422,7 @@ Deno.test({
       startS3rver([PRIVATE_BUCKET, PUBLIC_BUCKET]),
       startUpstashFake(),
       CHROME_PATH ? startRemoteChromium(CHROME_PATH) : Promise.resolve(null),
-      loadHrana().then((start) => start({ path: `${dbDir}/links.db` })).catch((e) => e as Error),
+      startHranaServer({ path: `${dbDir}/links.db` }).catch((e) => e as Error),
     ]);
     const s: Services = {
       dir: bundles.dir,
