@@ -92,8 +92,12 @@ export async function run(): Promise<BenchRow[]> {
   const pages = [pageUrl, fixtures.url("/late.html")];
   const binding = createBrowser({ executablePath });
   const app = createApp(
-    { browser: binding, fetchPolicy: { ...DEFAULT_FETCH_POLICY, allowPrivate: true } },
-    { log: () => {}, limits: { cacheBytes: 0, warmPages: 1 } },
+    {
+      browser: binding,
+      fetchPolicy: { ...DEFAULT_FETCH_POLICY, allowPrivate: true },
+      limits: { cacheBytes: 0, warmPages: 1 },
+    },
+    { log: () => {} },
   );
   const controller = new AbortController();
   const service = Deno.serve(

@@ -45,9 +45,8 @@ chromiumTest("network idle and waitFor", async (t, chrome) => {
     "/appears.html": () => new Response(APPEARS, { headers: HTML }),
   });
   const browser = testBrowser(chrome);
-  const app = createApp({ browser, fetchPolicy: openPolicy() }, {
+  const app = createApp({ browser, fetchPolicy: openPolicy(), limits: { cacheBytes: 0 } }, {
     log: () => {},
-    limits: { cacheBytes: 0 },
   });
   const shoot = (path: string, params = "") =>
     app.request(`/screenshot?url=${encodeURIComponent(server.url(path))}${params}`);
@@ -87,10 +86,11 @@ chromiumTest("network idle and waitFor", async (t, chrome) => {
     });
 
     await t.step("waitFor a selector that never appears is a 502", async () => {
-      const quick = createApp({ browser, fetchPolicy: openPolicy() }, {
-        log: () => {},
+      const quick = createApp({
+        browser,
+        fetchPolicy: openPolicy(),
         limits: { navigationTimeoutMs: 2_000, cacheBytes: 0 },
-      });
+      }, { log: () => {} });
       const url = encodeURIComponent(server.url("/appears.html"));
       const res = await quick.request(`/screenshot?url=${url}&waitFor=.never`);
       assert.equal(res.status, 502);

@@ -23,10 +23,11 @@ async function until(check: () => Promise<boolean>, what: string) {
 chromiumTest("warm pages: prepared after a capture, taken by the next", async (t, chrome) => {
   const server = startFixtureServer();
   const browser = testBrowser(chrome);
-  const app = createApp({ browser, fetchPolicy: openPolicy() }, {
-    log: () => {},
+  const app = createApp({
+    browser,
+    fetchPolicy: openPolicy(),
     limits: { warmPages: 1, cacheBytes: 0, maxConcurrentPages: 2 },
-  });
+  }, { log: () => {} });
   const url = encodeURIComponent(server.url("/screenshot/solid.html"));
   try {
     await t.step("the first capture leaves one warm context behind", async () => {
