@@ -14,6 +14,7 @@ import { chromiumTest, testBrowser } from "./chromium.ts";
 const PAGE = `<!doctype html><style>
   body { margin: 0; background: #ffffff; }
   @media (prefers-color-scheme: dark) { body { background: #102030; } }
+  @media (prefers-reduced-motion: reduce) { body { background: #405060; } }
   #box { position: absolute; left: 40px; top: 30px; width: 123px; height: 45px; background: #ff8800; }
 </style><body><div id="box"></div></body>`;
 
@@ -85,6 +86,13 @@ chromiumTest(
           assert.deepEqual(dark.pixel(600, 600).slice(0, 3), rgb("#102030"));
         },
       );
+
+      await t.step("reducedMotion=true matches prefers-reduced-motion: reduce", async () => {
+        const res = await shoot("/page.html", "&reducedMotion=true");
+        assert.equal(res.status, 200);
+        const png = decodePng(new Uint8Array(await res.arrayBuffer()));
+        assert.deepEqual(png.pixel(600, 600).slice(0, 3), rgb("#405060"));
+      });
 
       await t.step("selector captures the element's box", async () => {
         const res = await shoot("/page.html", "&selector=%23box");
