@@ -28,14 +28,14 @@ const STREAMING = `<!doctype html><body style="margin:0;background:#3366cc"><scr
   try { new EventSource("/slow-body?ms=60000"); } catch {}
 </script></body>`;
 
-/** A page that adds #late after 400 ms and paints it orange. */
+/** A page that adds #late 3 s after it started and paints it orange (no request meanwhile). */
 const APPEARS = `<!doctype html><body style="margin:0;background:#ffffff"><script>
   setTimeout(() => {
     const d = document.createElement("div");
     d.id = "late";
     d.style = "width:100vw;height:100vh;background:#ff8800";
     document.body.appendChild(d);
-  }, 400);
+  }, 3000);
 </script></body>`;
 
 chromiumTest("network idle and waitFor", async (t, chrome) => {
@@ -80,7 +80,7 @@ chromiumTest("network idle and waitFor", async (t, chrome) => {
     });
 
     await t.step("waitFor=<ms> waits that long", async () => {
-      const res = await shoot("/appears.html", "&waitFor=1000");
+      const res = await shoot("/appears.html", "&waitFor=3500");
       const png = decodePng(new Uint8Array(await res.arrayBuffer()));
       assert.deepEqual(png.pixel(640, 400).slice(0, 3), rgb("#ff8800"));
     });
