@@ -11,9 +11,11 @@ import type { BrowserBinding } from "../../shared/bindings/browser/mod.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { errorResponses } from "../../shared/contract/openapi.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
-import { DEFAULT_LIMITS, type ScreenshotLimits } from "./limits.ts";
+import { DEFAULT_LIMITS, DEFAULT_QUALITY, type ScreenshotLimits } from "./limits.ts";
 import { PageSlots } from "./page_slots.ts";
-import { PngSchema, ScreenshotQuery } from "./schema.ts";
+import { WarmPages } from "./warm_pages.ts";
+import { FORMATS, PngSchema, ScreenshotQuery } from "./schema.ts";
+import { type CachedCapture, CaptureCache, etagOf, matchesIfNoneMatch } from "./capture_cache.ts";
 import { ROOT } from "./root.ts";
 
 /** The root information document (root.ts: start-up serves it without this module). */
@@ -41,6 +43,9 @@ const loadCapture = onFirstUse(() => import("./capture.ts"));
 /** The cache header of every PNG (contract: public, 60 seconds). */
 export const CACHE_CONTROL = "public, max-age=60";
 
+/** Response header saying whether the image came from the in-process cache (HIT/MISS). */
+export const CACHE_HEADER = "X-Screenshot-Cache";
+
 const screenshotRoute = createRoute({
   method: "get",
   path: "/screenshot",
@@ -54,9 +59,19 @@ const screenshotRoute = createRoute({
       description: "The PNG screenshot",
       headers: {
         "Cache-Control": { schema: { type: "string", example: CACHE_CONTROL } },
+        "ETag": { schema: { type: "string" }, description: "Strong ETag of the image bytes" },
+        [CACHE_HEADER]: {
+          schema: { type: "string", enum: ["HIT", "MISS"] },
+          description: "HIT when served from the in-process cache (same request within 60 s)",
+        },
       },
-      content: { "image/png": { schema: PngSchema } },
+      content: {
+        "image/png": { schema: PngSchema },
+        "image/jpeg": { schema: PngSchema },
+        "image/webp": { schema: PngSchema },
+      },
     },
+    304: { description: "Not modified: `If-None-Match` matched the image's ETag" },
     ...errorResponses("INVALID_URL", "INVALID_INPUT", "SCREENSHOT_ERROR"),
   },
 });
@@ -70,14 +85,64 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     limits.queueTimeoutMs,
   );
   const policy = bindings.fetchPolicy;
+  const cache = new CaptureCache(limits.cacheBytes);
+  const warm = limits.warmPages > 0 ? new WarmPages(limits.warmPages) : undefined;
+  const deps = { browser: bindings.browser, policy, limits, warm };
+  /** Prepares the next pages while the browser is up and pages are free. */
+  const refill = () => {
+    if (!warm) return;
+    bindings.browser.get().then(
+      (browser) => warm.fill(browser, deps, slots.max - slots.active),
+      () => {}, // no browser now: the next capture starts one
+    );
+  };
   const app = createExperimentApp(ROOT, options);
   app.openapi(screenshotRoute, async (c) => {
-    const { url, width, height, fullPage, deviceScaleFactor } = c.req.valid("query");
+    const query = c.req.valid("query");
+    const { url, width, height, fullPage, deviceScaleFactor } = query;
+    const format = query.format ?? "png";
+    if (query.quality !== undefined && format === "png") {
+      throw new ApiError("INVALID_INPUT", "quality applies to format=jpeg or webp only");
+    }
+    if (query.omitBackground && format === "jpeg") {
+      throw new ApiError("INVALID_INPUT", "omitBackground needs format=png or webp");
+    }
     const target = new URL(url);
     // The shared literal-host check: a private name or address is never even queued.
     const allowed = policy.allowPrivate || policy.allowOrigins?.has(target.origin) ||
       isPublicHost(target.hostname);
     if (!allowed) throw new ApiError("INVALID_URL", "URL host is a private or reserved address");
+
+    const key = JSON.stringify([
+      url,
+      width,
+      height,
+      fullPage,
+      deviceScaleFactor,
+      format,
+      query.quality,
+      query.colorScheme,
+      query.reducedMotion,
+      query.omitBackground,
+      query.selector,
+      query.waitFor,
+    ]);
+    const respond = (entry: CachedCapture, hit: boolean) => {
+      const headers = {
+        "Cache-Control": CACHE_CONTROL,
+        "ETag": entry.etag,
+        [CACHE_HEADER]: hit ? "HIT" : "MISS",
+      };
+      if (matchesIfNoneMatch(c.req.header("if-none-match"), entry.etag)) {
+        return c.body(null, 304, headers);
+      }
+      return c.body(entry.body as Uint8Array<ArrayBuffer>, 200, {
+        ...headers,
+        "Content-Type": entry.contentType,
+      });
+    };
+    const cached = cache.get(key);
+    if (cached) return respond(cached, true);
 
     const release = await slots.acquire();
     if (!release) throw new ApiError("SCREENSHOT_ERROR", "Browser busy");
@@ -85,18 +150,36 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     try {
       const { capture } = await loadCapture();
       png = await capture(
-        { url, width, height, fullPage, deviceScaleFactor },
+        {
+          url,
+          width,
+          height,
+          fullPage,
+          deviceScaleFactor,
+          format,
+          quality: format === "png" ? undefined : query.quality ?? DEFAULT_QUALITY,
+          colorScheme: query.colorScheme,
+          reducedMotion: query.reducedMotion,
+          omitBackground: query.omitBackground,
+          selector: query.selector,
+          waitFor: query.waitFor,
+        },
         // The capture is bounded by its deadline, not by the client: Deno.serve's
         // request.signal also fires on success (legacy abort), so it is left alone.
-        { browser: bindings.browser, policy, limits },
+        deps,
       );
     } finally {
       release();
+      refill();
     }
-    return c.body(png as Uint8Array<ArrayBuffer>, 200, {
-      "Content-Type": "image/png",
-      "Cache-Control": CACHE_CONTROL,
-    });
+    const entry = {
+      body: png,
+      contentType: FORMATS[format],
+      etag: await etagOf(png),
+      at: Date.now(),
+    };
+    cache.set(key, entry);
+    return respond(entry, false);
   });
   return app;
 }

@@ -1,6 +1,9 @@
 /**
- * One capture: a fresh incognito context whose traffic goes through its own policy proxy,
- * a page at the requested viewport, navigation until the network is idle, then a PNG. The
+ * One capture: a fresh incognito context held to the address policy, a page at the
+ * requested viewport, navigation until the network is idle, then a PNG. A launched (local)
+ * Chromium's context sends its traffic through its own policy proxy; a remote one
+ * (`BROWSER_WS_ENDPOINT`) is guarded in-band over CDP, so the service opens no listener.
+ * Either way the page script of the guard removes WebRTC before any page script runs. The
  * context and the proxy are closed on success and on failure (contract rule 6).
  */
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
@@ -9,11 +12,14 @@ import { errorText, logEvent } from "../../shared/contract/log.ts";
 import {
   type BrowserBinding,
   BrowserUnavailableError,
+  type ContextGuard,
+  loadCdpGuard,
   loadPolicyProxy,
   type PolicyProxy,
 } from "../../shared/bindings/browser/mod.ts";
 import { normaliseHost } from "../../shared/net/address.ts";
-
+import { NetworkIdle } from "./network_idle.ts";
+import type { WarmPages } from "./warm_pages.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import {
   DEFAULT_VIEWPORT,
@@ -21,8 +27,9 @@ import {
   type ScreenshotLimits,
 } from "./limits.ts";
 
-// This module itself loads on the first capture, so the proxy (node:http, node:net) does too.
+// This module itself loads on the first capture, so the guards (node:http, node:net) do too.
 const { PROXY_ERROR_HEADER, startPolicyProxy } = await loadPolicyProxy();
+const { guardContext } = await loadCdpGuard();
 
 /** What to capture. */
 export interface CaptureRequest {
@@ -32,6 +39,20 @@ export interface CaptureRequest {
   height?: number;
   fullPage?: boolean;
   deviceScaleFactor?: number;
+  /** Image format (default png). */
+  format?: "png" | "jpeg" | "webp";
+  /** Quality of jpeg/webp. */
+  quality?: number;
+  /** Emulated `prefers-color-scheme`. */
+  colorScheme?: "light" | "dark";
+  /** Emulate `prefers-reduced-motion: reduce`. */
+  reducedMotion?: boolean;
+  /** Transparent default background (png/webp). */
+  omitBackground?: boolean;
+  /** CSS selector of the one element to capture. */
+  selector?: string;
+  /** After network idle: milliseconds to wait, or a CSS selector that must appear. */
+  waitFor?: number | string;
 }
 
 /** Everything a capture works with. */
@@ -39,6 +60,17 @@ export interface CaptureDeps {
   browser: BrowserBinding;
   policy: FetchPolicy;
   limits: ScreenshotLimits;
+  /** Pages prepared ahead of requests (taken when there is one for this browser). */
+  warm?: WarmPages;
+}
+
+/** A guarded context with a blank page, ready to navigate (made per capture, or ahead). */
+export interface Prepared {
+  browser: Browser;
+  proxy: PolicyProxy | null;
+  context: BrowserContext;
+  guard: ContextGuard;
+  page: Page;
 }
 
 /**
@@ -46,6 +78,13 @@ export interface CaptureDeps {
  * list subtracts its implicit rules: `<-loopback>` makes them go through the proxy too.
  */
 const PROXY_BYPASS_LIST = ["<-loopback>"];
+
+/** Chromium's errors for a request a guard refused (proxy CONNECT, or CDP failRequest). */
+const GUARD_NET_ERRORS = new Set([
+  "net::ERR_TUNNEL_CONNECTION_FAILED",
+  "net::ERR_ACCESS_DENIED",
+  "net::ERR_NAME_NOT_RESOLVED",
+]);
 
 /** Time on top of navigation and capture for the context, the page and the viewport. */
 const SETUP_ALLOWANCE_MS = 5_000;
@@ -68,15 +107,8 @@ export async function capture(request: CaptureRequest, deps: CaptureDeps): Promi
     );
   }
 
-  const proxy = await startPolicyProxy(deps.policy, {
-    hostname: limits.proxyHost,
-    maxBytes: limits.maxPageBytes,
-  });
-  const state: { context: BrowserContext | null; finished: boolean } = {
-    context: null,
-    finished: false,
-  };
-  const work = run(request, browser, proxy, limits, state);
+  const state: CaptureState = { prepared: null, finished: false };
+  const work = run(request, browser, deps, state);
   try {
     const ms = limits.navigationTimeoutMs + limits.captureTimeoutMs + SETUP_ALLOWANCE_MS;
     return await withDeadline(work, {
@@ -91,76 +123,182 @@ export async function capture(request: CaptureRequest, deps: CaptureDeps): Promi
   } finally {
     state.finished = true;
     // Closing the context also ends a capture the deadline left running.
-    await state.context?.close().catch(() => {});
-    await proxy.close();
+    if (state.prepared) await dispose(state.prepared);
   }
+}
+
+/** What the cleanup of a capture must close, filled in as the capture goes. */
+interface CaptureState {
+  prepared: Prepared | null;
+  finished: boolean;
+}
+
+/**
+ * A fresh incognito context held to the policy (its own proxy for a launched browser; the
+ * in-band guard for a remote one, which cannot be expected to reach a listener of ours) and
+ * a blank page in it, guarded before it may load anything.
+ */
+export async function prepare(browser: Browser, deps: CaptureDeps): Promise<Prepared> {
+  const inband = deps.browser.mode === "connect";
+  const proxy = inband
+    ? null
+    : await startPolicyProxy(deps.policy, { maxBytes: deps.limits.maxPageBytes });
+  let context: BrowserContext | undefined;
+  let guard: ContextGuard | undefined;
+  try {
+    context = await browser.createBrowserContext({
+      ...(proxy ? { proxyServer: proxy.url, proxyBypassList: PROXY_BYPASS_LIST } : {}),
+      downloadBehavior: { policy: "deny" },
+    });
+    if (!context.id) throw screenshotError("Browser context has no id");
+    guard = await guardContext(browser, context.id, {
+      mode: proxy ? "script" : "inband",
+      policy: deps.policy,
+      maxBytes: deps.limits.maxPageBytes,
+    });
+    const page = await context.newPage();
+    // Held by the guard until its checks and its page script are in place.
+    await guard.ready(targetIdOf(page));
+    // An alert() would block the page (and its network idle) forever.
+    page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
+    // Popups are not captured: close them (their traffic went through the guard all the
+    // same) so a page cannot open a hundred of them, nor push itself into the background.
+    context.on("targetcreated", (target) => {
+      if (target.type() !== "page" || target === page.target()) return;
+      target.page().then((popup) => popup?.close()).catch(() => {});
+    });
+    return { browser, proxy, context, guard, page };
+  } catch (err) {
+    await context?.close().catch(() => {});
+    guard?.close();
+    await proxy?.close();
+    throw err;
+  }
+}
+
+/** Closes a prepared context, its guard and its proxy. */
+export async function dispose(prepared: Prepared): Promise<void> {
+  await prepared.context.close().catch(() => {});
+  prepared.guard.close();
+  await prepared.proxy?.close();
 }
 
 async function run(
   request: CaptureRequest,
   browser: Browser,
-  proxy: PolicyProxy,
-  limits: ScreenshotLimits,
-  state: { context: BrowserContext | null; finished: boolean },
+  deps: CaptureDeps,
+  state: CaptureState,
 ): Promise<Uint8Array> {
-  const context = await browser.createBrowserContext({
-    proxyServer: proxy.url,
-    proxyBypassList: PROXY_BYPASS_LIST,
-    downloadBehavior: { policy: "deny" },
-  });
-  state.context = context;
+  const { limits } = deps;
+  const prepared = (await deps.warm?.take(browser)) ?? await prepare(browser, deps);
   if (state.finished) {
     // The deadline passed while the context was being made: the caller's cleanup missed it.
-    await context.close().catch(() => {});
+    await dispose(prepared);
     throw screenshotError("Screenshot timed out");
   }
-  const page = await context.newPage();
-  // An alert() would block the page (and its network idle) forever.
-  page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
-  // Popups are not captured: close them (their traffic went through the proxy all the same)
-  // so a page cannot open a hundred of them, nor push itself into the background.
-  context.on("targetcreated", (target) => {
-    if (target.type() !== "page" || target === page.target()) return;
-    target.page().then((popup) => popup?.close()).catch(() => {});
-  });
+  state.prepared = prepared;
+  const { page, guard, proxy } = prepared;
   const viewport = {
     width: request.width ?? DEFAULT_VIEWPORT.width,
     height: request.height ?? DEFAULT_VIEWPORT.height,
     deviceScaleFactor: request.deviceScaleFactor ?? DEFAULT_VIEWPORT.deviceScaleFactor,
   };
   await page.setViewport(viewport);
+  const media = [
+    ...(request.colorScheme ? [{ name: "prefers-color-scheme", value: request.colorScheme }] : []),
+    ...(request.reducedMotion ? [{ name: "prefers-reduced-motion", value: "reduce" }] : []),
+  ];
+  if (media.length > 0) await page.emulateMediaFeatures(media);
 
   let refusal: string | undefined;
+  const started = performance.now();
+  // Counting from before the navigation: the document's own subresources count too.
+  const network = new NetworkIdle(page);
   try {
-    const response = await page.goto(request.url, {
-      waitUntil: "networkidle0",
-      timeout: limits.navigationTimeoutMs,
-    });
-    refusal = response?.headers()[PROXY_ERROR_HEADER];
-  } catch (err) {
-    throw navigationFailure(err, request.url, browser, proxy, limits);
+    try {
+      const response = await page.goto(request.url, {
+        waitUntil: "load",
+        timeout: limits.navigationTimeoutMs,
+      });
+      refusal = response?.headers()[PROXY_ERROR_HEADER];
+    } catch (err) {
+      const failures = [...proxy?.failures ?? [], ...guard.failures];
+      throw navigationFailure(err, request.url, browser, failures, limits);
+    }
+    // The main document (or a redirect hop of it) was refused or unreachable at the proxy.
+    if (refusal) throw screenshotError(refusal);
+    const timedOut = `Navigation timed out after ${limits.navigationTimeoutMs} ms`;
+    const left = () => Math.max(0, limits.navigationTimeoutMs - (performance.now() - started));
+    await withDeadline(network.idle(), { ms: left(), message: timedOut });
+    if (request.waitFor !== undefined) await waitFor(page, request.waitFor, left());
+  } finally {
+    network.dispose();
   }
-  // The main document (or a redirect hop of it) was refused or unreachable at the proxy.
-  if (refusal) throw screenshotError(refusal);
 
   // A page in the background never produces a frame, and the capture would hang.
   await page.bringToFront();
-  return await withDeadline(screenshot(page, viewport, request.fullPage ?? false), {
+  const png = await withDeadline(screenshot(page, viewport, request), {
     ms: limits.captureTimeoutMs,
     message: `Screenshot capture timed out after ${limits.captureTimeoutMs} ms`,
   });
+  // A response from a private address (DNS rebinding past the in-band check): no image.
+  if (guard.violation) throw screenshotError(guard.violation);
+  return png;
 }
 
-/** The PNG of the viewport, or of the whole page (cut at what Chromium can capture). */
+/** Waits `waitFor` ms, or until the selector `waitFor` matches; bounded by `ms`. */
+async function waitFor(page: Page, what: number | string, ms: number): Promise<void> {
+  if (typeof what === "number") {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(what, ms)));
+    return;
+  }
+  try {
+    await page.waitForSelector(what, { timeout: Math.max(1, ms) });
+  } catch (err) {
+    if (err instanceof Error && err.name === "TimeoutError") {
+      throw screenshotError(`waitFor: no element matched ${what} in time`);
+    }
+    throw new ApiError("INVALID_INPUT", "waitFor is not a valid CSS selector");
+  }
+}
+
+/** The CDP target id of a page (puppeteer keeps it on the target). */
+function targetIdOf(page: Page): string {
+  return (page.target() as unknown as { _targetId: string })._targetId;
+}
+
+/**
+ * The image of the viewport, of one element (`selector`), or of the whole page (cut at what
+ * Chromium can capture).
+ */
 async function screenshot(
   page: Page,
   viewport: { width: number; height: number; deviceScaleFactor: number },
-  fullPage: boolean,
+  request: CaptureRequest,
 ): Promise<Uint8Array> {
-  if (!fullPage) return await page.screenshot({ type: "png" });
+  const options = {
+    type: request.format ?? "png",
+    ...(request.quality !== undefined ? { quality: request.quality } : {}),
+    omitBackground: request.omitBackground ?? false,
+  } as const;
+  if (request.selector) {
+    let element;
+    try {
+      element = await page.$(request.selector);
+    } catch {
+      throw new ApiError("INVALID_INPUT", "selector is not a valid CSS selector");
+    }
+    if (!element) throw screenshotError(`No element matches ${request.selector}`);
+    try {
+      return await element.screenshot(options);
+    } finally {
+      await element.dispose().catch(() => {});
+    }
+  }
+  if (!request.fullPage) return await page.screenshot(options);
   const height = await fullPageHeight(page, viewport.height, viewport.deviceScaleFactor);
   return await page.screenshot({
-    type: "png",
+    ...options,
     clip: { x: 0, y: 0, width: viewport.width, height },
     captureBeyondViewport: true,
   });
@@ -189,7 +327,7 @@ function navigationFailure(
   err: unknown,
   url: string,
   browser: Browser,
-  proxy: PolicyProxy,
+  failures: readonly { host: string; message: string }[],
   limits: ScreenshotLimits,
 ): ApiError {
   if (err instanceof ApiError) return err;
@@ -200,15 +338,12 @@ function navigationFailure(
   }
   const netError = message.match(/net::ERR_[A-Z_]+/)?.[0];
   if (netError === "net::ERR_PROXY_CONNECTION_FAILED") {
-    return screenshotError(
-      "The browser could not reach the screenshot proxy; set BROWSER_PROXY_HOST to an " +
-        "address the browser can connect to",
-    );
+    return screenshotError("The browser could not reach the screenshot proxy");
   }
-  // The proxy knows why: the main host (or the hop that failed) was refused or unreachable.
+  // The guard knows why: the main host (or the hop that failed) was refused or unreachable.
   const host = normaliseHost(new URL(url).hostname);
-  const failure = proxy.failures.findLast((f) => f.host === host) ?? proxy.failures.at(-1);
-  if (failure && netError === "net::ERR_TUNNEL_CONNECTION_FAILED") {
+  const failure = failures.findLast((f) => f.host === host) ?? failures.at(-1);
+  if (failure && netError && GUARD_NET_ERRORS.has(netError)) {
     return screenshotError(failure.message);
   }
   return screenshotError(netError ? `Page failed to load: ${netError}` : "Page failed to load");

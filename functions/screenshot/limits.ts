@@ -27,7 +27,11 @@ export const RANGES = {
   width: { min: 320, max: 3840 },
   height: { min: 200, max: 2160 },
   deviceScaleFactor: { min: 1, max: 3 },
+  quality: { min: 1, max: 100 },
 } as const;
+
+/** Quality of a lossy capture when the request names none. */
+export const DEFAULT_QUALITY = 80;
 
 /** How much work the service takes on at once, and how long each part may take. */
 export interface ScreenshotLimits {
@@ -43,11 +47,13 @@ export interface ScreenshotLimits {
   captureTimeoutMs: number;
   /** Download budget of one capture (`MAX_PAGE_BYTES`). */
   maxPageBytes: number;
+  /** Bytes of images the repeat cache keeps (`SCREENSHOT_CACHE_BYTES`, 0 = off). */
+  cacheBytes: number;
   /**
-   * Interface the per-request proxy listens on (`BROWSER_PROXY_HOST`, default 127.0.0.1);
-   * a remote browser on another machine needs one it can reach.
+   * Pages prepared ahead of requests, within the concurrency limit (`WARM_PAGES`; 1 from the
+   * environment, 0 for an app built without limits, so tests count contexts exactly).
    */
-  proxyHost: string;
+  warmPages: number;
 }
 
 /** The limits when nothing is configured. */
@@ -58,8 +64,12 @@ export const DEFAULT_LIMITS: ScreenshotLimits = {
   navigationTimeoutMs: NAVIGATION_TIMEOUT_MS,
   captureTimeoutMs: CAPTURE_TIMEOUT_MS,
   maxPageBytes: MAX_PAGE_BYTES,
-  proxyHost: "127.0.0.1",
+  cacheBytes: 32 * 1024 * 1024,
+  warmPages: 0,
 };
+
+/** Warm pages when the environment says nothing. */
+export const DEFAULT_WARM_PAGES = 1;
 
 /** The limits from the environment; a malformed value throws ConfigError naming it. */
 export function limitsFromEnv(env: Env): ScreenshotLimits {
@@ -75,6 +85,7 @@ export function limitsFromEnv(env: Env): ScreenshotLimits {
     ),
     captureTimeoutMs: DEFAULT_LIMITS.captureTimeoutMs,
     maxPageBytes: DEFAULT_LIMITS.maxPageBytes,
-    proxyHost: env.string("BROWSER_PROXY_HOST", DEFAULT_LIMITS.proxyHost),
+    cacheBytes: env.int("SCREENSHOT_CACHE_BYTES", DEFAULT_LIMITS.cacheBytes, 0, 1024 ** 3),
+    warmPages: env.int("WARM_PAGES", DEFAULT_WARM_PAGES, 0, 8),
   };
 }

@@ -31,6 +31,50 @@ function rangeParam(name: keyof typeof RANGES, integer: boolean, description: st
 
 const FULL_PAGE_MESSAGE = "fullPage must be true or false";
 
+/** An optional `true`/`false` query parameter; anything else is 400 naming it. */
+function boolParam(name: string, description: string) {
+  const message = `${name} must be true or false`;
+  return z.string({ error: message }).optional().transform((raw, ctx) => {
+    if (raw === undefined || raw === "false") return false;
+    if (raw === "true") return true;
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  }).openapi({ param: { name, in: "query", required: false }, type: "boolean", description });
+}
+
+/** An optional query parameter from a fixed list; anything else is 400 naming it. */
+function enumParam<T extends string>(name: string, values: readonly T[], description: string) {
+  const message = `${name} must be one of ${values.join(", ")}`;
+  return z.string({ error: message }).optional().transform((raw, ctx) => {
+    if (raw === undefined) return undefined;
+    if ((values as readonly string[]).includes(raw)) return raw as T;
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  }).openapi({
+    param: { name, in: "query", required: false },
+    type: "string",
+    enum: [...values],
+    description,
+  });
+}
+
+/** Image formats and their Content-Type. */
+export const FORMATS = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp" } as const;
+
+/** An image format. */
+export type ImageFormat = keyof typeof FORMATS;
+
+/** Longest accepted `selector`, in characters. */
+export const MAX_SELECTOR_LENGTH = 500;
+
+/** Longest `waitFor` in milliseconds (it also counts against the navigation timeout). */
+export const MAX_WAIT_FOR_MS = 10_000;
+
+const WAIT_FOR_MESSAGE = `waitFor must be milliseconds from 0 to ${MAX_WAIT_FOR_MS} or a CSS ` +
+  `selector of at most ${MAX_SELECTOR_LENGTH} characters`;
+
+const SELECTOR_MESSAGE = `selector must be 1 to ${MAX_SELECTOR_LENGTH} characters`;
+
 /** `?url=` plus the optional capture parameters. */
 export const ScreenshotQuery = UrlQuery.extend({
   width: rangeParam("width", true, "Viewport width in CSS pixels (default 1280)"),
@@ -50,7 +94,52 @@ export const ScreenshotQuery = UrlQuery.extend({
     false,
     "Device pixel ratio; the PNG is this many times the viewport (default 1)",
   ),
+  format: enumParam(
+    "format",
+    Object.keys(FORMATS) as ImageFormat[],
+    "Image format (default png); Content-Type matches",
+  ),
+  quality: rangeParam("quality", true, "Quality of jpeg and webp (default 80); not for png"),
+  colorScheme: enumParam(
+    "colorScheme",
+    ["light", "dark"] as const,
+    "Emulated `prefers-color-scheme` (default: the browser's, light)",
+  ),
+  reducedMotion: boolParam("reducedMotion", "`true` emulates `prefers-reduced-motion: reduce`"),
+  omitBackground: boolParam(
+    "omitBackground",
+    "`true` makes the default white background transparent (png and webp only)",
+  ),
+  selector: z.string({ error: SELECTOR_MESSAGE }).optional().transform((raw, ctx) => {
+    if (raw === undefined) return undefined;
+    if (raw.trim().length === 0 || raw.length > MAX_SELECTOR_LENGTH) {
+      ctx.addIssue({ code: "custom", message: SELECTOR_MESSAGE });
+      return z.NEVER;
+    }
+    return raw;
+  }).openapi({
+    param: { name: "selector", in: "query", required: false },
+    type: "string",
+    maxLength: MAX_SELECTOR_LENGTH,
+    description: "CSS selector of one element to capture (its box); 502 when none matches",
+  }),
+  waitFor: z.string({ error: WAIT_FOR_MESSAGE }).optional().transform((raw, ctx) => {
+    if (raw === undefined) return undefined;
+    if (/^\d+$/.test(raw)) {
+      const ms = Number(raw);
+      if (ms <= MAX_WAIT_FOR_MS) return ms;
+    } else if (raw.trim().length > 0 && raw.length <= MAX_SELECTOR_LENGTH) {
+      return raw;
+    }
+    ctx.addIssue({ code: "custom", message: WAIT_FOR_MESSAGE });
+    return z.NEVER;
+  }).openapi({
+    param: { name: "waitFor", in: "query", required: false },
+    type: "string",
+    description: `After network idle: milliseconds to wait (0-${MAX_WAIT_FOR_MS}), or a CSS ` +
+      "selector that must appear (502 when it does not within the navigation timeout)",
+  }),
 });
 
-/** The 200 body: PNG bytes. */
+/** The 200 body: image bytes (PNG unless `format` says otherwise). */
 export const PngSchema = z.string().openapi({ type: "string", format: "binary" });

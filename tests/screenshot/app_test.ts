@@ -5,7 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { createApp, ROOT } from "../../functions/screenshot/app.ts";
-import { DEFAULT_LIMITS, limitsFromEnv } from "../../functions/screenshot/limits.ts";
+import {
+  DEFAULT_LIMITS,
+  DEFAULT_WARM_PAGES,
+  limitsFromEnv,
+} from "../../functions/screenshot/limits.ts";
 import { type BrowserBinding, createBrowser } from "../../shared/bindings/browser/mod.ts";
 import { ConfigError, Env } from "../../shared/contract/config.ts";
 import { openPolicy } from "../support/policy.ts";
@@ -70,15 +74,27 @@ Deno.test("the root document and /openapi.json describe the route", async () => 
   const ok = op.responses["200"];
   assert.deepEqual(ok.content["image/png"].schema, { type: "string", format: "binary" });
   assert.ok(ok.headers["Cache-Control"]);
-  assert.deepEqual(Object.keys(op.responses).sort(), ["200", "400", "502"]);
+  assert.ok(ok.headers["ETag"]);
+  assert.deepEqual(ok.headers["X-Screenshot-Cache"].schema.enum, ["HIT", "MISS"]);
+  for (const type of ["image/jpeg", "image/webp"]) assert.ok(ok.content[type], type);
+  assert.deepEqual(Object.keys(op.responses).sort(), ["200", "304", "400", "502"]);
   const params = Object.fromEntries(op.parameters.map((p: { name: string }) => [p.name, p]));
   assert.deepEqual(Object.keys(params).sort(), [
+    "colorScheme",
     "deviceScaleFactor",
+    "format",
     "fullPage",
     "height",
+    "omitBackground",
+    "quality",
+    "reducedMotion",
+    "selector",
     "url",
+    "waitFor",
     "width",
   ]);
+  assert.deepEqual(params.format.schema.enum, ["png", "jpeg", "webp"]);
+  assert.equal(params.quality.schema.maximum, 100);
   assert.equal(params.url.required, true);
   assert.equal(params.width.required, false);
   assert.equal(params.width.schema.minimum, 320);
@@ -110,7 +126,11 @@ Deno.test("no browser to launch is a 502 naming CHROME_PATH and BROWSER_WS_ENDPO
 });
 
 Deno.test("limits come from the environment, and a malformed one is a ConfigError", () => {
-  assert.deepEqual(limitsFromEnv(new Env({})), DEFAULT_LIMITS);
+  // From the environment one page is kept warm; an app built without limits keeps none.
+  assert.deepEqual(limitsFromEnv(new Env({})), {
+    ...DEFAULT_LIMITS,
+    warmPages: DEFAULT_WARM_PAGES,
+  });
   const limits = limitsFromEnv(
     new Env({ MAX_CONCURRENT_PAGES: "8", NAVIGATION_TIMEOUT_MS: "5000", MAX_QUEUED_PAGES: "0" }),
   );

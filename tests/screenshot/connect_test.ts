@@ -11,57 +11,26 @@ import { Env } from "../../shared/contract/config.ts";
 import { startFixtureServer } from "../support/fixture_server.ts";
 import { decodePng, rgb } from "../support/png.ts";
 import { guardedPolicy, openPolicy } from "../support/policy.ts";
-import { chromiumTest } from "./chromium.ts";
+import { chromiumTest, startRemoteChromium } from "./chromium.ts";
 
-/** A headless Chromium serving DevTools on a free loopback port. */
-async function startRemoteChromium(chromePath: string) {
-  const profile = await Deno.makeTempDir({ prefix: "screenshot-remote-" });
-  const child = new Deno.Command(chromePath, {
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      "--remote-debugging-address=127.0.0.1",
-      "--remote-debugging-port=0",
-      `--user-data-dir=${profile}`,
-      "about:blank",
-    ],
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  let endpoint: string | undefined;
-  const deadline = setTimeout(() => child.kill("SIGKILL"), 20_000);
-  while (!endpoint) {
-    const { value, done } = await lines.read();
-    if (done) break;
-    seen += value;
-    endpoint = seen.match(/DevTools listening on (ws:\/\/\S+)/)?.[1];
+/** Inodes of the TCP sockets this process is listening on (Linux /proc). */
+async function listeningSockets(): Promise<Set<string>> {
+  const mine = new Set<string>();
+  for await (const fd of Deno.readDir("/proc/self/fd")) {
+    const link = await Deno.readLink(`/proc/self/fd/${fd.name}`).catch(() => "");
+    const inode = link.match(/^socket:\[(\d+)\]$/)?.[1];
+    if (inode) mine.add(inode);
   }
-  clearTimeout(deadline);
-  // Keep draining stderr, or Chromium blocks on a full pipe.
-  const drained = (async () => {
-    while (!(await lines.read()).done);
-  })();
-  if (!endpoint) throw new Error(`no DevTools endpoint in Chromium's stderr:\n${seen}`);
-  let stopped = false;
-  return {
-    endpoint,
-    async stop() {
-      if (!stopped) child.kill("SIGKILL");
-      stopped = true;
-      await child.status;
-      await drained;
-      await Deno.remove(profile, { recursive: true }).catch(() => {});
-    },
-  };
+  const listening = new Set<string>();
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    const text = await Deno.readTextFile(table).catch(() => "");
+    for (const line of text.split("\n").slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      // st 0A is LISTEN; column 9 is the inode.
+      if (cols[3] === "0A" && mine.has(cols[9])) listening.add(cols[9]);
+    }
+  }
+  return listening;
 }
 
 chromiumTest("connect mode: BROWSER_WS_ENDPOINT to a running Chromium", async (t, chromePath) => {
@@ -102,6 +71,39 @@ chromiumTest("connect mode: BROWSER_WS_ENDPOINT to a running Chromium", async (t
         await pages.close();
       }
     });
+
+    await t.step(
+      "in-band: no listening socket opens, a private main document is a 502",
+      async () => {
+        const app = createApp({ browser, fetchPolicy: guardedPolicy({}, [server.origin]) }, quiet);
+        const before = await listeningSockets();
+        let seen = new Set<string>();
+        let sampling = true;
+        const sampler = (async () => {
+          while (sampling) {
+            for (const s of await listeningSockets()) if (!before.has(s)) seen.add(s);
+            await new Promise((r) => setTimeout(r, 10));
+          }
+        })();
+        const url = server.url("/screenshot/solid.html");
+        const ok = await app.request(`/screenshot?url=${encodeURIComponent(url)}`);
+        assert.equal(ok.status, 200, await ok.clone().text());
+        await ok.arrayBuffer();
+        const to = target.url("/screenshot/solid.html");
+        const refused = await app.request(
+          `/screenshot?url=${
+            encodeURIComponent(server.url(`/redirect?to=${encodeURIComponent(to)}`))
+          }`,
+        );
+        sampling = false;
+        await sampler;
+        assert.equal(refused.status, 502);
+        assert.match((await refused.json()).error, /private or reserved/);
+        assert.equal(target.hits(), 0);
+        seen = new Set([...seen].filter((s) => !before.has(s)));
+        assert.deepEqual([...seen], [], "the capture opened a listening socket");
+      },
+    );
 
     await t.step("closing the binding disconnects but leaves the remote running", async () => {
       const connected = await browser.get();

@@ -7,15 +7,24 @@ import { startFixtureServer } from "../support/fixture_server.ts";
 import { pngSize } from "../support/png.ts";
 import { startEntrypoint } from "../support/entrypoint.ts";
 import { chromiumTest } from "./chromium.ts";
+import { PROFILE_PREFIX } from "../../shared/bindings/browser/mod.ts";
 
-/** PIDs of Chromium processes puppeteer launched (their profile dir names it). */
-async function launchedChromiums(): Promise<Set<number>> {
-  const pids = new Set<number>();
+/**
+ * PIDs of the Chromium processes the service with PID `servicePid` launched: their profile
+ * folder is named after it (`PROFILE_PREFIX<pid>-…`), so another test run's or another
+ * user's Chromium on the same machine is never counted.
+ */
+async function chromiumsOf(servicePid: number): Promise<number[]> {
+  const marker = `--user-data-dir=`;
+  const profile = `${PROFILE_PREFIX}${servicePid}-`;
+  const pids: number[] = [];
   for await (const entry of Deno.readDir("/proc")) {
     if (!/^\d+$/.test(entry.name)) continue;
     try {
-      const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`);
-      if (cmdline.includes("puppeteer_dev_chrome_profile")) pids.add(Number(entry.name));
+      const args = (await Deno.readTextFile(`/proc/${entry.name}/cmdline`)).split("\0");
+      if (args.some((a) => a.startsWith(marker) && a.includes(profile))) {
+        pids.push(Number(entry.name));
+      }
     } catch {
       // the process ended while we looked
     }
@@ -27,7 +36,6 @@ chromiumTest(
   "main.ts serves screenshots and takes Chromium down on SIGTERM",
   async (_t, chrome) => {
     const fixtures = startFixtureServer();
-    const before = await launchedChromiums();
     const main = await startEntrypoint("screenshot", {
       CHROME_PATH: chrome,
       ALLOW_PRIVATE_NETWORKS: "true",
@@ -40,13 +48,12 @@ chromiumTest(
       assert.equal(res.headers.get("cache-control"), "public, max-age=60");
       const size = pngSize(new Uint8Array(await res.arrayBuffer()));
       assert.deepEqual(size, { width: 1280, height: 600 });
-      const launched = [...await launchedChromiums()].filter((pid) => !before.has(pid));
+      const launched = await chromiumsOf(main.child.pid);
       assert.ok(launched.length > 0, "main.ts launched a Chromium");
 
       main.child.kill("SIGTERM");
       assert.equal((await main.child.status).code, 0);
-      const left = [...await launchedChromiums()].filter((pid) => launched.includes(pid));
-      assert.deepEqual(left, [], "Chromium outlived the service");
+      assert.deepEqual(await chromiumsOf(main.child.pid), [], "Chromium outlived the service");
     } finally {
       await main.stop();
       await fixtures.close();

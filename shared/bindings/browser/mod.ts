@@ -24,6 +24,13 @@ const loadPuppeteer = onFirstUse(() => import("puppeteer-core").then((m) => m.de
 export const loadPolicyProxy = onFirstUse(() => import("./policy_proxy.ts"));
 export type { PolicyProxy } from "./policy_proxy.ts";
 
+/**
+ * The in-band guard a remote browser's contexts are held to (and the page script both modes
+ * install), loaded by the first capture.
+ */
+export const loadCdpGuard = onFirstUse(() => import("./cdp_guard.ts"));
+export type { ContextGuard, GuardFailure } from "./cdp_guard.ts";
+
 /** How the binding reaches its browser. */
 export type BrowserMode = "connect" | "launch";
 
@@ -85,6 +92,13 @@ export const CHROME_CANDIDATES: readonly string[] = [
   "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
   "/Applications/Chromium.app/Contents/MacOS/Chromium",
 ];
+
+/**
+ * Prefix of the profile folders of launched browsers, in the temp directory:
+ * `<prefix><service pid>-<random>`. A Chromium killed with SIGKILL leaves its folder behind;
+ * the next launch removes those whose service process is gone.
+ */
+export const PROFILE_PREFIX = "edge-screenshot-profile-";
 
 /** Program names searched on `PATH` after the fixed candidates. */
 const CHROME_NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
@@ -194,16 +208,20 @@ class SharedBrowser implements BrowserBinding {
     return browser;
   }
 
-  #launch(puppeteer: PuppeteerNode, timeoutMs: number): Promise<Browser> {
+  async #launch(puppeteer: PuppeteerNode, timeoutMs: number): Promise<Browser> {
     const executablePath = this.config.executablePath ?? findChrome();
     if (!executablePath) {
       throw new BrowserUnavailableError(`No browser available: ${this.#hint()}`);
     }
+    await sweepStaleProfiles();
+    // Our own profile folder (puppeteer's would have a name shared with every other user).
+    const userDataDir = await Deno.makeTempDir({ prefix: `${PROFILE_PREFIX}${Deno.pid}-` });
     // Chromium refuses its sandbox as root (containers); elsewhere the sandbox stays on.
     const sandbox = Deno.uid() === 0 ? ["--no-sandbox"] : [];
-    return puppeteer.launch({
+    const browser = await puppeteer.launch({
       executablePath,
       headless: true,
+      userDataDir,
       args: [...LAUNCH_ARGS, ...sandbox, ...(this.config.args ?? [])],
       defaultViewport: null,
       timeout: timeoutMs,
@@ -213,7 +231,15 @@ class SharedBrowser implements BrowserBinding {
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
+    }).catch(async (err) => {
+      await Deno.remove(userDataDir, { recursive: true }).catch(() => {});
+      throw err;
     });
+    // puppeteer only removes profiles it made itself: this one goes when the browser does.
+    browser.process()?.once("exit", () => {
+      Deno.remove(userDataDir, { recursive: true }).catch(() => {});
+    });
+    return browser;
   }
 
   #subject(): string {
@@ -225,6 +251,40 @@ class SharedBrowser implements BrowserBinding {
       ? "check BROWSER_WS_ENDPOINT"
       : "set CHROME_PATH to a Chromium binary or BROWSER_WS_ENDPOINT to a remote browser";
   }
+}
+
+/**
+ * Removes profile folders of launched browsers whose service process is gone (Linux: no
+ * `/proc/<pid>`; elsewhere: older than a day). Failures are ignored: it is housekeeping.
+ */
+export async function sweepStaleProfiles(tmp = tempDir()): Promise<string[]> {
+  const removed: string[] = [];
+  const linux = Deno.build.os === "linux";
+  try {
+    for await (const entry of Deno.readDir(tmp)) {
+      const pid = entry.name.startsWith(PROFILE_PREFIX)
+        ? Number(entry.name.slice(PROFILE_PREFIX.length).split("-")[0])
+        : NaN;
+      if (!entry.isDirectory || !Number.isInteger(pid)) continue;
+      const path = `${tmp}/${entry.name}`;
+      const stale = linux
+        ? !(await Deno.stat(`/proc/${pid}`).then(() => true, () => false))
+        : Date.now() - ((await Deno.stat(path)).mtime?.getTime() ?? Date.now()) > 86_400_000;
+      if (!stale || pid === Deno.pid) continue;
+      await Deno.remove(path, { recursive: true }).then(() => removed.push(path), () => {});
+    }
+  } catch {
+    // no temp directory to read: nothing to sweep
+  }
+  if (removed.length > 0) {
+    logEvent({ level: "info", event: "browser_profiles_swept", count: removed.length });
+  }
+  return removed;
+}
+
+/** The temp directory as Deno.makeTempDir uses it. */
+function tempDir(): string {
+  return Deno.env.get("TMPDIR") || Deno.env.get("TMP") || Deno.env.get("TEMP") || "/tmp";
 }
 
 /** One line about a start failure (puppeteer's connect rejects with a bare ErrorEvent). */

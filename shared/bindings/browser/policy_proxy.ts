@@ -11,10 +11,12 @@
  */
 import http from "node:http";
 import net from "node:net";
-import { lookup as dnsLookup } from "node:dns/promises";
 import type { Duplex } from "node:stream";
-import { isIpLiteral, isPublicAddress, isPublicHost, normaliseHost } from "../../net/address.ts";
-import type { FetchPolicy, ResolvedAddress, Resolver } from "../../net/safe_fetch.ts";
+import { normaliseHost } from "../../net/address.ts";
+import type { FetchPolicy } from "../../net/safe_fetch.ts";
+import { checkedAddresses, GuardRefusal as ProxyRefusal } from "./address_check.ts";
+
+export { checkedAddresses } from "./address_check.ts";
 
 /** Response header the proxy puts on its own error responses (refusals, upstream failures). */
 export const PROXY_ERROR_HEADER = "x-policy-proxy-error";
@@ -72,16 +74,6 @@ const HOP_BY_HOP = new Set([
   "transfer-encoding",
   "upgrade",
 ]);
-
-/** A failure the proxy reports to its client and records. */
-class ProxyRefusal extends Error {
-  constructor(message: string, readonly refused: boolean) {
-    super(message);
-  }
-}
-
-const systemResolver: Resolver = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })) as ResolvedAddress[];
 
 /** Starts a proxy applying `policy` on a free port. */
 export function startPolicyProxy(
@@ -234,39 +226,6 @@ export function startPolicyProxy(
       });
     });
   });
-}
-
-/**
- * The addresses a destination may be connected at: a literal is checked as is, a name is
- * resolved with the policy's resolver, and every address must be public, unless the policy
- * allows private networks or one of `origins` is allow-listed.
- */
-export async function checkedAddresses(
-  policy: FetchPolicy,
-  host: string,
-  origins: string[],
-): Promise<ResolvedAddress[]> {
-  const h = normaliseHost(host);
-  const open = policy.allowPrivate || origins.some((o) => policy.allowOrigins?.has(o));
-  const refuse = () =>
-    new ProxyRefusal(
-      `Refused to connect to ${h}: it resolves to a private or reserved address`,
-      true,
-    );
-  if (isIpLiteral(h)) {
-    if (!open && !isPublicAddress(h)) throw refuse();
-    return [{ address: h, family: h.includes(":") ? 6 : 4 }];
-  }
-  if (!open && !isPublicHost(h)) throw refuse();
-  let addresses: ResolvedAddress[];
-  try {
-    addresses = await (policy.resolve ?? systemResolver)(h);
-  } catch {
-    throw new ProxyRefusal(`DNS lookup failed for ${h}`, false);
-  }
-  if (addresses.length === 0) throw new ProxyRefusal(`DNS lookup failed for ${h}`, false);
-  if (!open && addresses.some((a) => !isPublicAddress(a.address))) throw refuse();
-  return addresses;
 }
 
 /** A TCP connection to one literal address, or the error that stopped it. */
