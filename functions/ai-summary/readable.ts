@@ -108,8 +108,27 @@ const PHRASING = new Set([
   "var",
   "wbr",
 ]);
-/** Never read: code, styles, inert templates. */
-const DROPPED = new Set(["script", "noscript", "style", "template", "link", "meta"]);
+/** Never read: code, styles, inert templates, media fallbacks, site navigation and forms' controls. */
+const DROPPED = new Set([
+  "script",
+  "noscript",
+  "style",
+  "template",
+  "link",
+  "meta",
+  "svg",
+  "math",
+  "canvas",
+  "iframe",
+  "object",
+  "embed",
+  "video",
+  "audio",
+  "nav",
+  "select",
+  "button",
+  "textarea",
+]);
 
 /** Class names that hide text from sight (screen-reader-only and hidden utility classes). */
 export const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
@@ -272,14 +291,39 @@ function initialize(el: Element, flags: number): void {
   score.set(el, s + classWeight(el, flags));
 }
 
+/**
+ * Lengths of `innerText` by element while the tree does not change (null: not caching). The
+ * clean-up asks for the same subtrees' lengths again and again; without the cache a deeply
+ * nested page costs cubic time.
+ */
+let lengths: Map<Element, number> | null = null;
+
+/** `innerText(el).length`, from the cache when one is running. */
+function textLength(el: Element): number {
+  if (!lengths) return innerText(el).length;
+  let n = lengths.get(el);
+  if (n === undefined) lengths.set(el, n = innerText(el).length);
+  return n;
+}
+
+/** Runs `fn` with the length cache on; `fn` must call `lengths.clear()` after changing the tree. */
+function withLengths<T>(fn: () => T): T {
+  lengths = new Map();
+  try {
+    return fn();
+  } finally {
+    lengths = null;
+  }
+}
+
 /** Share of an element's text that sits in links (in-page `#` links count 0.3). */
 export function linkDensity(el: Element): number {
-  const length = innerText(el).length;
+  const length = textLength(el);
   if (length === 0) return 0;
   let links = 0;
   for (const a of descendants(el, A)) {
     const href = a.attribs.href;
-    links += innerText(a).length * (href && /^#.+/.test(href) ? 0.3 : 1);
+    links += textLength(a) * (href && /^#.+/.test(href) ? 0.3 : 1);
   }
   return links / length;
 }
@@ -384,7 +428,7 @@ function attempt(
   let node: Element | null = page;
   let seen = 0;
   while (node) {
-    if ((++seen & 511) === 0) deadline.check();
+    if ((++seen & 63) === 0) deadline.check();
     const match = matchString(node);
     if (node.attribs["aria-modal"] === "true" && node.attribs.role === "dialog") {
       node = removeAndNext(node);
@@ -461,8 +505,9 @@ function attempt(
   deadline.check();
 
   const top: Element[] = [];
-  for (const c of candidates) {
-    const s = score.get(c)! * (1 - linkDensity(c));
+  const densities = withLengths(() => candidates.map(linkDensity));
+  for (const [i, c] of candidates.entries()) {
+    const s = score.get(c)! * (1 - densities[i]);
     score.set(c, s);
     for (let t = 0; t < TOP_CANDIDATES; t++) {
       if (!top[t] || s > score.get(top[t])!) {
@@ -582,8 +627,8 @@ function wrapPhrasingRuns(div: Element): void {
 /** Readability's clean-up of the chosen article. */
 function prepArticle(article: Element, flags: number, deadline: Deadline): void {
   markDataTables(article);
-  cleanConditionally(article, "form", flags);
-  cleanConditionally(article, "fieldset", flags);
+  cleanConditionally(article, "form", flags, deadline);
+  cleanConditionally(article, "fieldset", flags, deadline);
   for (const tag of ["object", "embed", "footer", "link", "aside"]) clean(article, tag);
   for (const top of elementChildren(article)) {
     for (const el of descendants(top)) {
@@ -593,9 +638,9 @@ function prepArticle(article: Element, flags: number, deadline: Deadline): void 
   for (const tag of ["iframe", "input", "textarea", "select", "button"]) clean(article, tag);
   for (const h of descendants(article, H1_H2)) if (classWeight(h, flags) < 0) detach(h);
   deadline.check();
-  cleanConditionally(article, "table", flags);
-  cleanConditionally(article, "ul", flags);
-  cleanConditionally(article, "div", flags);
+  cleanConditionally(article, "table", flags, deadline);
+  cleanConditionally(article, "ul", flags, deadline);
+  cleanConditionally(article, "div", flags, deadline);
   deadline.check();
 }
 const H1_H2 = new Set(["h1", "h2"]);
@@ -646,23 +691,34 @@ const TEXTISH = new Set(["span", "li", "td", ...DIV_TO_P]);
 const EMBEDS = new Set(["object", "embed", "iframe"]);
 
 function textDensity(el: Element, tags: ReadonlySet<string>): number {
-  const length = innerText(el).length;
+  const length = textLength(el);
   if (length === 0) return 0;
   let inner = 0;
-  for (const d of descendants(el, tags)) inner += innerText(d).length;
+  for (const d of descendants(el, tags)) inner += textLength(d);
   return inner / length;
 }
 
 /** Removes `tag` elements that look like boilerplate (Readability's `_cleanConditionally`). */
-function cleanConditionally(root: Element, tag: string, flags: number): void {
+function cleanConditionally(
+  root: Element,
+  tag: string,
+  flags: number,
+  deadline: Deadline,
+): void {
   if (!(flags & CLEAN_CONDITIONALLY)) return;
   const isDataTable = (t: Element) => dataTables.has(t);
   const nodes = descendants(root, new Set([tag]));
-  for (let i = nodes.length - 1; i >= 0; i--) {
-    const node = nodes[i];
-    if (!node.parent) continue;
-    if (shouldRemove(node, tag, flags, isDataTable)) detach(node);
-  }
+  withLengths(() => {
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      const node = nodes[i];
+      if ((i & 63) === 0) deadline.check();
+      if (!node.parent) continue;
+      if (shouldRemove(node, tag, flags, isDataTable)) {
+        detach(node);
+        lengths?.clear(); // its ancestors' texts changed
+      }
+    }
+  });
 }
 
 function shouldRemove(
@@ -675,7 +731,7 @@ function shouldRemove(
   const text = innerText(node);
   if (!isList) {
     let listLength = 0;
-    for (const l of descendants(node, UL_OL)) listLength += innerText(l).length;
+    for (const l of descendants(node, UL_OL)) listLength += textLength(l);
     isList = listLength / text.length > 0.9;
   }
   if (tag === "table" && isDataTable(node)) return false;
