@@ -13,6 +13,8 @@ import { JSDOM, VirtualConsole } from "jsdom";
 import { fileURLToPath } from "node:url";
 import { type BenchRow, errorRow, formatTable, percentile, QUICK } from "./harness.ts";
 import { readPage } from "../functions/ai-summary/readable.ts";
+import { parseTree } from "../functions/ai-summary/tree.ts";
+import { parseHtml } from "../shared/net/html.ts";
 
 /** Readability output under this many tokens is not an article: no reference for the page. */
 export const MIN_REFERENCE_TOKENS = 50;
@@ -133,6 +135,26 @@ export async function score(
   return { scores, noReference, oursMs, theirsMs };
 }
 
+/**
+ * The cost of the browser-grade tree: parse5 (through the htmlparser2 tree adapter, in chunks,
+ * bounded) against htmlparser2's parseDocument, the project's other parser, on every page.
+ * Rounds interleave the two; the median round is reported.
+ */
+async function parseCost(pages: CorpusPage[]): Promise<{ parse5: number; htmlparser2: number }> {
+  const rounds = QUICK ? 1 : 3;
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    let t = performance.now();
+    for (const p of pages) await parseTree(p.html);
+    a.push(performance.now() - t);
+    t = performance.now();
+    for (const p of pages) parseHtml(p.html);
+    b.push(performance.now() - t);
+  }
+  return { parse5: percentile(a, 50), htmlparser2: percentile(b, 50) };
+}
+
 /** The benchmark's rows (harness contract). */
 export async function run(): Promise<BenchRow[]> {
   try {
@@ -186,6 +208,17 @@ export async function run(): Promise<BenchRow[]> {
         note: "one pass per page, parse included; noisy on a loaded machine",
       },
     ];
+    const cost = await parseCost(pages);
+    rows.push({
+      measure: "parse time, all pages: parse5 tree (reader) vs htmlparser2 (shared/net/html.ts)",
+      unit: "ms",
+      project: round(cost.parse5),
+      baseline: round(cost.htmlparser2),
+      ratio: cost.parse5 / cost.htmlparser2,
+      target: "reported (the cost of a browser-grade tree)",
+      pass: true,
+      note: "median of interleaved rounds; noisy on a loaded machine",
+    });
     return rows;
   } catch (err) {
     return [errorRow("bench/reader.ts", err)];
