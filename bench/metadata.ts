@@ -10,6 +10,7 @@ import { extractMetadata } from "../functions/metadata-extractor/extract.ts";
 import type { PageMetadata } from "../functions/metadata-extractor/schema.ts";
 import { detectCharset } from "../shared/net/safe_fetch.ts";
 import { fileURLToPath } from "node:url";
+import { decodeHTML } from "entities";
 
 // metascraper's URL checks go through url-regex-safe, which tries the native `re2` addon (its
 // build script is skipped here) and falls back to RegExp when it will not load. Saying so up
@@ -244,14 +245,19 @@ const FIELDS: (keyof Comparable)[] = [
   "url",
 ];
 
+/** How far apart two dates may be and still agree: a day and a half (timezones, noon vs midnight). */
+const DAY_SLACK_MS = 36 * 3600 * 1000;
+
 /** One cell of the agreement table. */
 export type Verdict = "agree" | "differ" | "ours only" | "theirs only" | "neither";
 
 /** Values compared as a reader would: URLs resolved, dates as instants, languages by primary tag. */
 function same(field: keyof Comparable, ours: string, theirs: string, page: BenchPage): boolean {
   // metascraper curls straight quotes ("smartquotes"); the page's own characters are compared.
+  // It also ends a cut description with "…" where the page wrote "...".
   const norm = (s: string) =>
-    s.replace(/[‘’‚‛′]/g, "'").replace(/[“”„‟″]/g, '"').replace(/\s+/g, " ").trim();
+    s.replace(/[‘’‚‛′]/g, "'").replace(/[“”„‟″]/g, '"').replace(/\s?\.\.\.?$/, "…")
+      .replace(/\s+/g, " ").trim();
   switch (field) {
     case "image":
     case "logo":
@@ -267,11 +273,9 @@ function same(field: keyof Comparable, ours: string, theirs: string, page: Bench
       const a = Date.parse(ours);
       const b = Date.parse(theirs);
       if (Number.isNaN(a) || Number.isNaN(b)) return norm(ours) === norm(theirs);
-      if (a === b) return true;
-      // A date-only value agrees with an instant on the same day.
-      const dateOnly = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s.trim());
-      const day = (t: number) => new Date(t).toISOString().slice(0, 10);
-      return (dateOnly(ours) || dateOnly(theirs)) && day(a) === day(b);
+      // The same day, give or take a timezone: pages write a date alone in one place and the
+      // time in another (metascraper reads a date alone as noon, we as midnight, UTC).
+      return Math.abs(a - b) <= DAY_SLACK_MS;
     }
     default:
       return norm(ours) === norm(theirs);
@@ -397,10 +401,64 @@ export function corpusPages(): BenchPage[] {
   });
 }
 
+/**
+ * Differences reviewed by hand where metascraper is the one that is wrong, as rules: each says
+ * what metascraper does and is shown on a small page by
+ * tests/metadata-extractor/metascraper_review_test.ts. A difference that matches a rule counts
+ * as "metascraper wrong" in the reviewed figure; every other difference counts against us.
+ */
+export const METASCRAPER_WRONG: {
+  field: keyof Comparable;
+  reason: string;
+  applies(ours: Comparable, theirs: Comparable, page: BenchPage): boolean;
+}[] = [
+  {
+    field: "date",
+    reason: "fills in a missing year or day from today's clock (its year is nowhere in the page)",
+    applies: (_o, t, page) =>
+      t.date.some((d) => !page.html.includes(String(new Date(d).getUTCFullYear()))),
+  },
+  {
+    field: "lang",
+    reason: "does not read xml:lang or Content-Language, where the page declares its language",
+    applies: (o, t, page) =>
+      t.lang === null && o.lang !== null &&
+      /xml:lang=|http-equiv=["']?content-language/i.test(page.html),
+  },
+  {
+    field: "image",
+    reason: "takes the page's first <img>, an icon, logo or button, as the preview image",
+    applies: (_o, t) =>
+      t.image !== null &&
+      /icon|logo|button|btn|email|avatar|gravatar|rss|facebook|loading|cover_thumb/i.test(t.image),
+  },
+  {
+    field: "description",
+    reason: "leaves twice-encoded entities (&rsquo;, &#39;) in the text",
+    applies: (o, t) =>
+      t.description !== null && o.description !== null && /&#?\w+;/.test(t.description) &&
+      decodeHTML(t.description).replace(/\s+/g, " ").startsWith(o.description.slice(0, 40)),
+  },
+  {
+    field: "author",
+    reason: "takes a date stamp, or a byline with its date, for the author's name",
+    applies: (o, t) =>
+      t.author !== null && /\b(?:a|p)\.?m\.?\b.*\b\d{4}$|\b\d{4}\s+\d{1,2}:\d{2}/i.test(t.author) &&
+      (o.author === null || t.author.startsWith(o.author)),
+  },
+  {
+    field: "author",
+    reason: "deletes the '@' in an e-mail address or handle",
+    applies: (o, t) => o.author !== null && t.author === o.author.replace("@", ""),
+  },
+];
+
 /** Per-field verdict counts over the corpus, and the differences for review. */
 export interface CorpusAgreement {
   pages: number;
   counts: Record<string, Record<Verdict, number>>;
+  /** Differences where a METASCRAPER_WRONG rule applies, by field. */
+  reviewed: Record<string, number>;
   differences: string[];
 }
 
@@ -415,6 +473,7 @@ export async function corpusAgreement(
     counts[f] = { agree: 0, differ: 0, "ours only": 0, "theirs only": 0, neither: 0 };
   }
   const differences: string[] = [];
+  const reviewed: Record<string, number> = Object.fromEntries(FIELDS.map((f) => [f, 0]));
   for (const page of pages) {
     const a = mine.fields(await mine.extract(page), page);
     const b = c.fields(await c.extract(page), page);
@@ -422,15 +481,16 @@ export async function corpusAgreement(
       const v = verdict(f, a, b, page);
       counts[f][v]++;
       if (v !== "agree" && v !== "neither") {
+        const rule = METASCRAPER_WRONG.find((r) => r.field === f && r.applies(a, b, page));
+        if (rule) reviewed[f]++;
         differences.push(
-          `${page.name.slice(0, 12)} ${f} (${v}): ours ${JSON.stringify(a[f])}, ${c.name} ${
-            JSON.stringify(b[f])
-          }`,
+          `${page.name.slice(0, 12)} ${f} (${v}${rule ? `; metascraper ${rule.reason}` : ""}): ` +
+            `ours ${JSON.stringify(a[f])}, ${c.name} ${JSON.stringify(b[f])}`,
         );
       }
     }
   }
-  return { pages: pages.length, counts, differences };
+  return { pages: pages.length, counts, reviewed, differences };
 }
 
 /** Agreement of one field: pages where the two give the same value (or both none), of all. */
@@ -443,36 +503,52 @@ export function fieldAgreement(c: Record<Verdict, number>): number {
 export function agreementRows(a: CorpusAgreement): BenchRow[] {
   const rows: BenchRow[] = [];
   let agreeing = 0;
+  let wrong = 0;
   let total = 0;
+  const pct = (n: number) => Math.round(n * 1000) / 10;
   for (const f of FIELDS) {
     const c = a.counts[f];
     const share = fieldAgreement(c);
     if (CORPUS_FIELDS.includes(f)) {
       agreeing += c.agree + c.neither;
+      wrong += a.reviewed[f];
       total += a.pages;
     }
     rows.push({
       measure: `/metadata ${f} agrees with metascraper (${a.pages} real pages)`,
       unit: "%",
-      project: Math.round(share * 1000) / 10,
+      project: pct(share),
       baseline: null,
       ratio: share,
       target: "reported",
       pass: true,
       note: `agree ${c.agree}, both none ${c.neither}, differ ${c.differ}, ` +
-        `only ours ${c["ours only"]}, only metascraper ${c["theirs only"]}`,
+        `only ours ${c["ours only"]}, only metascraper ${c["theirs only"]}; ` +
+        `metascraper wrong (reviewed) ${a.reviewed[f]}`,
     });
   }
   const overall = agreeing / total;
   rows.push({
     measure: `/metadata agrees with metascraper: ${CORPUS_FIELDS.join(", ")} (${a.pages} pages)`,
     unit: "%",
-    project: Math.round(overall * 1000) / 10,
+    project: pct(overall),
     baseline: null,
     ratio: overall,
     target: `>= ${TARGET_AGREEMENT * 100}%`,
     pass: overall >= TARGET_AGREEMENT,
-    note: "htmlparser-benchmark pages; a field agrees when both give the same value or both none",
+    note: "htmlparser-benchmark pages; a field agrees when both give the same value or both none " +
+      "(strict: every difference counts against us, even where metascraper is wrong)",
+  });
+  const reviewedShare = (agreeing + wrong) / total;
+  rows.push({
+    measure: `/metadata agrees with metascraper or metascraper is wrong (reviewed rules)`,
+    unit: "%",
+    project: pct(reviewedShare),
+    baseline: null,
+    ratio: reviewedShare,
+    target: "reported",
+    pass: true,
+    note: "METASCRAPER_WRONG in bench/metadata.ts, each shown by metascraper_review_test.ts",
   });
   return rows;
 }

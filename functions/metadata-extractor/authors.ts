@@ -11,15 +11,25 @@ import { dateStart } from "./dates.ts";
 export const MAX_AUTHOR_LENGTH = 100;
 
 /** A leading "By", "Written by", "Posted by", "Von", "Par", "Por" and an "@" before a handle. */
-const BY = /^(?:(?:written|posted|story|words|text|report(?:ed)?)\s+)?(?:by|von|par|por|door|di)\s*[:\-]?\s+|^@\s*/i;
+const BY =
+  /^(?:(?:written|posted|story|words|text|report(?:ed)?)\s+)?(?:by|von|par|por|door|di)\s*[:\-]?\s+|^@\s*/i;
 
-/** A cleaned author name; null when the value is not a name (URL, hashtag, too long, empty). */
+/** A comment's "wrote:", a byline's "Published:" / "Updated:" label left at the end. */
+const TRAILING_LABEL = /\s*(?:wrote|said|published|updated|posted)\s*:?\s*$/i;
+/** A bare domain ("CBSNews.com") names the site, not a person. */
+const DOMAIN = /^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}$/i;
+
+/**
+ * A cleaned author name; null when the value is not a name (a URL, a domain, a hashtag, a date,
+ * too long, empty), so the next source is tried.
+ */
 export function cleanAuthor(value: string): string | null {
   let v = collapse(value).replace(BY, "");
-  if (v === "" || /^(?:[a-z][a-z0-9+.-]*:\/\/|www\.|\/|#)/i.test(v)) return null;
+  if (v === "" || /^(?:[a-z][a-z0-9+.-]*:\/\/|www\.|\/|#)/i.test(v) || DOMAIN.test(v)) return null;
   const at = dateStart(v);
-  if (at !== null && at > 0) v = v.slice(0, at);
-  v = v.replace(/[\s,;|·•–—-]+$/, "").trim();
+  if (at === 0) return null;
+  if (at !== null) v = v.slice(0, at);
+  v = v.replace(/[\s,;|·•–—-]+$/, "").replace(TRAILING_LABEL, "").trim();
   if (v === "" || v.length > MAX_AUTHOR_LENGTH) return null;
   return v;
 }

@@ -5,7 +5,14 @@
  * compare against); each guard says what a real page puts there that is not the value.
  */
 import { isTag } from "domhandler";
-import { type AnyNode, attr, type Document, type Element, select, text } from "../../shared/net/html.ts";
+import {
+  type AnyNode,
+  attr,
+  type Document,
+  type Element,
+  select,
+  text,
+} from "../../shared/net/html.ts";
 
 /** The first matching element's value that `accept` keeps. */
 function firstValue(
@@ -84,9 +91,9 @@ export function fromRules(
 /** Where an article's body is, most specific first. */
 const ARTICLE_ROOTS = ["article", '[itemprop="articleBody"]', "#content", "main", '[role="main"]'];
 
-/** Image URLs that are icons, buttons, spacers or trackers rather than a picture of the page. */
-const NOT_A_PICTURE =
-  /(?:^data:|[/_.-](?:icons?|logos?|sprites?|spacer|pixel|blank|buttons?|btn|badge|avatar|gravatar|loading|ajax-loader|1x1)[/_.-]|\.svg(?:$|\?))/i;
+/** Image URLs that are icons, buttons, spacers, ads or trackers rather than a picture of the page. */
+export const NOT_A_PICTURE =
+  /(?:^data:|[/_.-](?:icons?|logos?|sprites?|spacer|pixel|blank|buttons?|btn|badge|avatar|gravatar|loading|ajax-loader|1x1)[/_.-]|\.svg(?:$|\?)|doubleclick\.net|\/ads?\/|[?&;]sz=\d+x\d+)/i;
 
 /** Declared width or height under this many pixels: an icon, not a preview. */
 const MIN_SIDE = 100;
@@ -112,6 +119,8 @@ export function leadImage(doc: Document): string | null {
 const CHROME = new Set(["nav", "header", "footer", "aside", "form", "figure", "blockquote"]);
 /** A first paragraph shorter than this is a caption or a dateline, not a description. */
 const MIN_PARAGRAPH = 80;
+/** A cookie or consent notice is the first paragraph of many pages, never their description. */
+const COOKIE_NOTICE = /\bcookies?\b|\bconsent\b|\bGDPR\b/i;
 /** Descriptions are cut at a word boundary near this length. */
 const MAX_DESCRIPTION = 300;
 
@@ -122,7 +131,7 @@ export function firstParagraph(doc: Document): string | null {
     for (const p of select(root, "p")) {
       if (inChrome(p)) continue;
       const value = text(p);
-      if (value.length < MIN_PARAGRAPH) continue;
+      if (value.length < MIN_PARAGRAPH || COOKIE_NOTICE.test(value)) continue;
       const links = select(p, "a").reduce((n, a) => n + text(a).length, 0);
       if (links > value.length / 2) continue;
       return clip(value);

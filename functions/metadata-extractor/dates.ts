@@ -2,8 +2,9 @@
  * Dates as the page writes them ("Mon, Jan 7 2019 15:37:00 EST", "April 06, 2016 12:00 ET",
  * "2016-04-25 23:37:17") to ISO 8601 in UTC, so clients can sort and compare them. ISO values
  * go through `Date`; everything else through chrono-node (the parser metascraper uses too),
- * with a value that names no timezone read as UTC. A time with no day ("8:38 pm") or a relative
- * phrase ("2 hours ago") is not a date of the page: null, where metascraper makes it today.
+ * with a value that names no timezone read as UTC. A time with no day ("8:38 pm"), a day with no
+ * year ("July 17") or a relative phrase ("2 hours ago") is not a date of the page: null, where
+ * metascraper fills in today's date or this year.
  */
 import * as chrono from "chrono-node";
 
@@ -31,7 +32,8 @@ export function toIsoDate(raw: string | number | null | undefined): string | nul
   for (const line of value.split("\n")) {
     const found = chrono.parse(line, { instant: new Date(), ...UTC });
     for (const r of found) {
-      if (!r.start.isCertain("day") || !r.start.isCertain("month")) continue;
+      // A date without a year ("July 17") is not made this year's, as chrono would.
+      if (!["day", "month", "year"].every((c) => r.start.isCertain(c as "day"))) continue;
       if (!MONTH.test(r.text)) continue; // "2 hours ago", "yesterday": not a date of the page
       const iso = checked(r.date());
       if (iso) return iso;
@@ -53,7 +55,9 @@ function checked(d: Date): string | null {
 /** Where the first whole date in `text` starts (a byline's "Jane Doe, July 18, 2013"); null if none. */
 export function dateStart(text: string): number | null {
   for (const r of chrono.parse(text, { instant: new Date(), ...UTC })) {
-    if (r.start.isCertain("day") && r.start.isCertain("month") && MONTH.test(r.text)) {
+    if (
+      ["day", "month", "year"].every((c) => r.start.isCertain(c as "day")) && MONTH.test(r.text)
+    ) {
       return r.index;
     }
   }

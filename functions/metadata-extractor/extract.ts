@@ -3,6 +3,7 @@
  * the benchmark and tests call it directly). One parse, one walk (signals.ts), then each
  * normalised field takes the first usable source of its fallback list (fields.ts).
  */
+import { decodeHTML } from "entities";
 import { collapse, parseHtml, resolveUrl } from "../../shared/net/html.ts";
 import {
   IMAGE_SOURCES,
@@ -35,6 +36,18 @@ function first<T, R>(sources: Source<T>[], page: Page, normalise: (v: T) => R | 
 
 function cleanText(value: string): string | null {
   return collapse(value) || null;
+}
+
+/** Entities a CMS encoded twice ("Nigeria&amp;rsquo;s" reaches us as "Nigeria&rsquo;s"). */
+const LEFT_ENTITY = /&(?:#\d{2,6}|#x[\da-f]{2,6}|[a-z]{2,8});/i;
+/** A wire story's dateline, "BALTIMORE — " (metascraper's rule, so "NEW YORK (AP) — " stays). */
+const DATELINE = /^[A-Z\s]+\s+[-—–]\s+/;
+
+/** A description: collapsed, twice-encoded entities decoded, a leading dateline dropped. */
+export function cleanDescription(value: string): string | null {
+  let v = collapse(value);
+  if (LEFT_ENTITY.test(v)) v = decodeHTML(v);
+  return v.replace(DATELINE, "") || null;
 }
 
 /** A well-formed language tag, `_` written as `-`; the first of a comma list. */
@@ -88,7 +101,7 @@ export function extractMetadata(html: string, finalUrl: string): PageMetadata {
   const iconList = icons(s.links, s.base);
   return {
     title: text(TEXT_FIELDS.title),
-    description: text(TEXT_FIELDS.description),
+    description: first(TEXT_FIELDS.description, page, cleanDescription),
     canonical: url(URL_FIELDS.canonical),
     lang: first(LANG_SOURCES, page, cleanLang),
     siteName: text(TEXT_FIELDS.siteName),

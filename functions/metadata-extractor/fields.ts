@@ -292,7 +292,6 @@ export const IMAGE_SOURCES: Source<ImageCandidate>[] = [
   },
 ];
 
-
 /** Every fallback order by field name, as the README lists it. */
 export const FALLBACK_ORDER: Record<string, string[]> = {
   ...Object.fromEntries(

@@ -63,7 +63,8 @@ export const PageMetadataSchema = z.object({
   }),
   author: z.string().nullable(),
   publishedTime: z.string().nullable().openapi({
-    description: "When the page was published: ISO 8601 in UTC (what the page wrote is in rawDates)",
+    description:
+      "When the page was published: ISO 8601 in UTC (what the page wrote is in rawDates)",
     example: "2019-01-07T20:37:00.000Z",
   }),
   modifiedTime: z.string().nullable().openapi({
