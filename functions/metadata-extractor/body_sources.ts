@@ -5,14 +5,18 @@
  * compare against); each guard says what a real page puts there that is not the value.
  */
 import { isTag } from "domhandler";
-import {
-  type AnyNode,
-  attr,
-  type Document,
-  type Element,
-  select,
-  text,
-} from "../../shared/net/html.ts";
+import { compile, selectAll } from "css-select";
+import { type AnyNode, attr, type Document, type Element, text } from "../../shared/net/html.ts";
+
+/** Compiled selectors by text: compiling is most of a query's cost (~0.1 ms each). */
+const compiled = new Map<string, ReturnType<typeof compile<AnyNode, Element>>>();
+
+/** Every element under `root` matching `selector` (each selector compiled once per process). */
+function select(root: AnyNode, selector: string): Element[] {
+  let query = compiled.get(selector);
+  if (!query) compiled.set(selector, query = compile<AnyNode, Element>(selector));
+  return selectAll(query, root) as Element[];
+}
 
 /** The first matching element's value that `accept` keeps. */
 function firstValue(

@@ -14,6 +14,8 @@ const UTC = { timezone: 0 };
 const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 const MONTH =
   /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}/i;
+/** Longest text searched for a date. */
+const MAX_TEXT = 300;
 /** Years accepted: the web's. */
 const MIN_YEAR = 1990;
 
@@ -29,6 +31,8 @@ export function toIsoDate(raw: string | number | null | undefined): string | nul
     const t = Date.parse(value.replace(" ", "T") + (value.length === 10 ? "T00:00:00Z" : ""));
     if (!Number.isNaN(t)) return checked(new Date(t));
   }
+  // chrono is the costly step: a date stamp has a digit and is short (a container's whole text is not).
+  if (!/\d/.test(value) || value.length > MAX_TEXT) return null;
   for (const line of value.split("\n")) {
     const found = chrono.parse(line, { instant: new Date(), ...UTC });
     for (const r of found) {
@@ -54,6 +58,7 @@ function checked(d: Date): string | null {
 
 /** Where the first whole date in `text` starts (a byline's "Jane Doe, July 18, 2013"); null if none. */
 export function dateStart(text: string): number | null {
+  if (!/\d/.test(text) || text.length > MAX_TEXT) return null;
   for (const r of chrono.parse(text, { instant: new Date(), ...UTC })) {
     if (
       ["day", "month", "year"].every((c) => r.start.isCertain(c as "day")) && MONTH.test(r.text)
