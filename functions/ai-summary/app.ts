@@ -70,7 +70,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
       );
     }
     const { pageText } = await loadReader();
-    const { title, text } = pageText(page);
+    const { title, text } = await pageText(page);
     const body = truncateText(text.trim());
     if (body === "") return c.json({ title, summary: NO_CONTENT_SUMMARY }, 200);
     const { summary, model } = await generateSummary(bindings.ai, summaryMessages(title, body));

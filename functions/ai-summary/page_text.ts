@@ -3,10 +3,10 @@
  * readable pass, plain text (and JSON, XML, markdown...) as it is, binary refused.
  */
 import { ApiError } from "../../shared/contract/errors.ts";
-import { parseHtml } from "../../shared/net/html.ts";
 import type { FetchResult } from "../../shared/net/safe_fetch.ts";
 import { sniffKind } from "../../shared/net/sniff.ts";
-import { mainText, pageTitle } from "./readable.ts";
+import { readPage } from "./readable.ts";
+import { TreeLimitError } from "./tree.ts";
 
 /** What a page gives the summary. */
 export interface PageText {
@@ -28,9 +28,9 @@ export function bodyKind(contentType: string | null, body: Uint8Array, charset?:
 
 /**
  * The title and body text of a fetched page. A binary body is 502 FETCH_OR_AI_ERROR: there is
- * no text to summarise.
+ * no text to summarise; so is a page over the reader's limits (nesting depth, nodes, time).
  */
-export function pageText(page: FetchResult): PageText {
+export async function pageText(page: FetchResult): Promise<PageText> {
   const kind = bodyKind(page.contentType, page.body, page.charset);
   if (kind === "binary") {
     throw new ApiError(
@@ -39,8 +39,12 @@ export function pageText(page: FetchResult): PageText {
     );
   }
   if (kind === "text") return { title: null, text: plainText(page.text) };
-  const doc = parseHtml(page.text);
-  return { title: pageTitle(doc), text: mainText(doc) };
+  try {
+    return await readPage(page.text, { url: page.finalUrl });
+  } catch (err) {
+    if (err instanceof TreeLimitError) throw new ApiError("FETCH_OR_AI_ERROR", err.message);
+    throw err;
+  }
 }
 
 /** Plain text with white space collapsed within lines and blank lines dropped. */

@@ -1,160 +1,803 @@
 /**
- * A light Readability-style pass over a parsed page: the page title, and the main readable
- * text with boilerplate (scripts, navigation, headers, footers, asides, forms, hidden and
- * clearly non-content blocks) left out. `<main>` or a single `<article>` is preferred when it
- * holds a fair share of the page's text.
+ * The reader: the main text of a page, after Mozilla Readability's algorithm (Firefox Reader
+ * View), ported to domhandler trees with iterative walks and a deadline. Hidden text goes
+ * first (the `hidden` attribute, `aria-hidden`, inline `display:none`, classes such as
+ * `sr-only`, `visually-hidden`, `hide-content`); paragraphs are scored (length, commas) and
+ * their scores flow to their ancestors, weighted by class names and cut by link density; the
+ * best candidate and its worthy siblings are the article, which is then cleaned of link lists,
+ * forms and other low-content blocks. Where the first pass finds too little, it tries again
+ * with fewer rules, as Readability does; a wrapper named like "sidebar" that holds most of the
+ * page's text is never removed. bench/reader.ts measures the agreement with Readability.
  */
-import { isTag, isText } from "domhandler";
+import { Element } from "domhandler";
+import type { AnyNode, Document } from "domhandler";
+import { BLOCKS } from "../../shared/net/html.ts";
 import {
-  type AnyNode,
-  attr,
-  BLOCKS,
-  collapse,
-  type Document,
-  type Element,
-  select,
-  selectFirst,
-  text,
-} from "../../shared/net/html.ts";
+  childrenOf,
+  descendants,
+  detach,
+  elementChildren,
+  hasAncestor,
+  innerText,
+  insert,
+  isElement,
+  isTextNode,
+  replace,
+  textContent,
+} from "./dom.ts";
+import { cleanTitle } from "./title.ts";
+import { bodyOf, Deadline, DEFAULT_TREE_LIMITS, parseTree, type TreeLimits } from "./tree.ts";
 
-/** Elements never read: code, media, page chrome and controls. */
-export const SKIPPED_TAGS: ReadonlySet<string> = new Set([
-  "script",
-  "style",
+/** What the reader gives: the page's clean title and its main text (one line per block). */
+export interface ReadResult {
+  title: string | null;
+  text: string;
+}
+
+/** An article under this many characters sends the reader round again with fewer rules. */
+export const CHAR_THRESHOLD = 500;
+/** Candidates kept while choosing the top one. */
+const TOP_CANDIDATES = 5;
+
+// Readability's patterns (Readability.js REGEXPS), kept as written there.
+const UNLIKELY =
+  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;
+const MAYBE_CANDIDATE = /and|article|body|column|content|main|shadow/i;
+const POSITIVE =
+  /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
+const NEGATIVE =
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
+const BYLINE = /byline|author|dateline|writtenby|p-author/i;
+const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
+const VIDEOS =
+  /\/\/(www\.)?((dailymotion|youtube|youtube-nocookie|player\.vimeo|v\.qq)\.com|(archive|upload\.wikimedia)\.org|player\.twitch\.tv)/i;
+const COMMAS = /\u002C|\u060C|\uFE50|\uFE10|\uFE11|\u2E41|\u2E34|\u2E32|\uFF0C/g;
+const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|广告|Реклама|Anuncio)$/iu;
+const LOADING_WORDS = /^((loading|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
+
+const UNLIKELY_ROLES = new Set([
+  "menu",
+  "menubar",
+  "complementary",
+  "navigation",
+  "alert",
+  "alertdialog",
+  "dialog",
+]);
+const TAGS_TO_SCORE = new Set(["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]);
+const DIV_TO_P = new Set(["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]);
+const ALTER_TO_DIV_EXCEPTIONS = new Set(["div", "article", "section", "p", "ol", "ul"]);
+const PHRASING = new Set([
+  "abbr",
+  "audio",
+  "b",
+  "bdo",
+  "br",
+  "button",
+  "cite",
+  "code",
+  "data",
+  "datalist",
+  "dfn",
+  "em",
+  "embed",
+  "i",
+  "img",
+  "input",
+  "kbd",
+  "label",
+  "mark",
+  "math",
+  "meter",
   "noscript",
+  "object",
+  "output",
+  "progress",
+  "q",
+  "ruby",
+  "samp",
+  "script",
+  "select",
+  "small",
+  "span",
+  "strong",
+  "sub",
+  "sup",
+  "textarea",
+  "time",
+  "var",
+  "wbr",
+]);
+/** Never read: code, styles, inert templates, media fallbacks, site navigation and forms' controls. */
+const DROPPED = new Set([
+  "script",
+  "noscript",
+  "style",
   "template",
+  "link",
+  "meta",
   "svg",
+  "math",
   "canvas",
   "iframe",
   "object",
   "embed",
-  "audio",
   "video",
-  "head",
+  "audio",
   "nav",
-  "header",
-  "footer",
-  "aside",
-  "form",
-  "button",
   "select",
+  "button",
   "textarea",
-  "input",
-  "dialog",
-  "menu",
 ]);
 
-/** ARIA roles of page chrome rather than content. */
-const SKIPPED_ROLES = new Set([
-  "navigation",
-  "banner",
-  "contentinfo",
-  "complementary",
-  "search",
-  "dialog",
-  "alertdialog",
-  "menu",
-  "menubar",
-  "toolbar",
+/** Class names that hide text from sight (screen-reader-only and hidden utility classes). */
+export const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
+  "sr-only",
+  "sr-only-focusable",
+  "visually-hidden",
+  "visuallyhidden",
+  "screen-reader-text",
+  "screen-reader-only",
+  "hide-content",
+  "hidden",
+  "is-hidden",
+  "u-hidden",
+  "d-none",
+  "hide",
+  "offscreen",
+  "element-invisible",
+  "a11y-hidden",
 ]);
 
-/** Words in a class or id that mark boilerplate (after Readability's "unlikely candidates")... */
-const UNLIKELY = new Set([
-  "ad",
-  "ads",
-  "advert",
-  "banner",
-  "breadcrumb",
-  "breadcrumbs",
-  "comment",
-  "comments",
-  "consent",
-  "cookie",
-  "cookies",
-  "gdpr",
-  "menu",
-  "newsletter",
-  "popup",
-  "promo",
-  "related",
-  "share",
-  "sidebar",
-  "social",
-  "sponsor",
-]);
+/** Reader flags: each retry drops the first still set. */
+const STRIP_UNLIKELYS = 1;
+const WEIGHT_CLASSES = 2;
+const CLEAN_CONDITIONALLY = 4;
 
-/** ...unless another word says the block is content after all. */
-const LIKELY = new Set(["article", "body", "content", "main", "post", "entry", "story", "text"]);
+const score = new WeakMap<Element, number>();
+const dataTables = new WeakSet<Element>();
 
-/** Share of the page's readable text a `<main>`/`<article>` must hold to be preferred. */
-export const MIN_ROOT_SHARE = 0.25;
-
-/** The page title: the first `<title>` outside SVG, white space collapsed; null when absent or empty. */
-export function pageTitle(doc: Document): string | null {
-  const title = select(doc, "title").find((el) => !hasAncestor(el, "svg"));
-  const value = title ? text(title) : "";
-  return value ? value : null;
+/**
+ * Reads an HTML page: its clean title and main text. Throws TreeLimitError (from tree.ts) when
+ * the page is over a parse or time limit.
+ */
+export async function readPage(
+  html: string,
+  options: { url?: string; limits?: TreeLimits } = {},
+): Promise<ReadResult> {
+  const limits = options.limits ?? DEFAULT_TREE_LIMITS;
+  const deadline = new Deadline(limits.maxMs);
+  const doc = await parseTree(html, limits, deadline);
+  return readDocument(doc, deadline, options.url);
 }
 
 /**
- * The main readable text of a page, one line per block, white space collapsed within lines.
- * Empty when the page has no readable text.
+ * The title and main text of a parsed page (the tree is changed as it is read); `url`, the
+ * page's address, helps tell the site's name in the title.
  */
-export function mainText(doc: Document): string {
-  const body = selectFirst(doc, "body") ?? doc;
-  const whole = blockText(body);
-  const root = contentRoot(doc);
-  if (root) {
-    const preferred = blockText(root);
-    if (preferred.length >= whole.length * MIN_ROOT_SHARE) return preferred;
-  }
-  return whole;
+export function readDocument(
+  doc: Document,
+  deadline: Deadline = new Deadline(DEFAULT_TREE_LIMITS.maxMs),
+  url?: string,
+): ReadResult {
+  const title = cleanTitle(doc, url);
+  const body = bodyOf(doc);
+  if (!body) return { title, text: "" };
+  prepare(body, deadline);
+  const text = blockText(grabArticle(body, title ?? "", deadline) ?? body);
+  return { title, text };
 }
 
-/** `<main>` (or `role="main"`, the longest if several), else the page's only `<article>`. */
-function contentRoot(doc: Document): Element | null {
-  const mains = select(doc, "main, [role=main]").filter((el) => !isBoilerplate(el));
-  if (mains.length > 0) {
-    return mains.reduce((best, el) => (blockText(el).length > blockText(best).length ? el : best));
-  }
-  const articles = select(doc, "article").filter((el) => !isBoilerplate(el));
-  return articles.length === 1 ? articles[0] : null; // several articles: a listing, read it all
-}
-
-/** True for an element that is page chrome, hidden, or named like boilerplate. */
-function isBoilerplate(el: Element): boolean {
-  if (SKIPPED_TAGS.has(el.name)) return true;
-  if (el.attribs.hidden !== undefined || attr(el, "aria-hidden") === "true") return true;
-  const role = attr(el, "role");
-  if (role && SKIPPED_ROLES.has(role.toLowerCase())) return true;
-  const style = attr(el, "style")?.toLowerCase().replace(/\s+/g, "") ?? "";
-  if (style.includes("display:none") || style.includes("visibility:hidden")) return true;
-  if (el.name === "body" || el.name === "html" || el.name === "main") return false;
-  const words = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`.toLowerCase().split(/[^a-z]+/);
-  return words.some((w) => UNLIKELY.has(w)) && !words.some((w) => LIKELY.has(w));
-}
-
-/** Text under `root` with boilerplate left out and a line break around every block. */
-function blockText(root: AnyNode): string {
-  const parts: string[] = [];
-  const walk = (node: AnyNode) => {
-    // Source line breaks inside a text are just spaces; only blocks break lines.
-    if (isText(node)) parts.push(node.data.replace(/\s+/g, " "));
-    else if (isTag(node)) {
-      if (node !== root && isBoilerplate(node)) return;
-      const block = BLOCKS.has(node.name);
-      if (block) parts.push("\n");
-      for (const child of node.children) walk(child);
-      if (block) parts.push("\n");
-    } else if ("children" in node) {
-      for (const child of (node as { children: AnyNode[] }).children) walk(child);
+/** Removes what is never text (scripts, styles, comments) and everything hidden. */
+function prepare(body: Element, deadline: Deadline): void {
+  const stack: AnyNode[] = [...childrenOf(body)];
+  let seen = 0;
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if ((++seen & 1023) === 0) deadline.check();
+    if (n.type === "comment" || n.type === "directive") {
+      detach(n);
+      continue;
     }
-  };
-  walk(root);
-  return parts.join("").split("\n").map(collapse).filter((line) => line.length > 0).join("\n");
+    if (!isElement(n)) continue;
+    if (DROPPED.has(n.name) || isHidden(n)) {
+      detach(n);
+      continue;
+    }
+    if (n.name === "font") n.name = "span";
+    stack.push(...n.children);
+  }
 }
 
-function hasAncestor(el: Element, name: string): boolean {
-  for (let p = el.parent; p; p = p.parent) if (isTag(p) && p.name === name) return true;
+/** True for an element the page hides: attribute, ARIA, inline style or a hiding class. */
+export function isHidden(el: Element): boolean {
+  const a = el.attribs;
+  if (a.hidden !== undefined) return true;
+  const cls = a.class ?? "";
+  if (a["aria-hidden"] === "true" && !cls.includes("fallback-image")) return true;
+  const style = a.style?.toLowerCase().replace(/\s+/g, "");
+  if (style && (/(^|;)display:none/.test(style) || /(^|;)visibility:hidden/.test(style))) {
+    return true;
+  }
+  if (cls) {
+    for (const c of cls.toLowerCase().split(/\s+/)) if (HIDDEN_CLASSES.has(c)) return true;
+  }
   return false;
+}
+
+/** The next element in document order (into children unless `skipChildren`). */
+function nextElement(node: Element, skipChildren = false): Element | null {
+  if (!skipChildren) {
+    const first = node.children.find(isElement);
+    if (first) return first;
+  }
+  for (let n: Element | null = node; n; n = n.parent as Element | null) {
+    for (let s = n.next; s; s = s.next) if (isElement(s)) return s;
+  }
+  return null;
+}
+
+function removeAndNext(node: Element): Element | null {
+  const next = nextElement(node, true);
+  detach(node);
+  return next;
+}
+
+function matchString(el: Element): string {
+  return `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`;
+}
+
+function classWeight(el: Element, flags: number): number {
+  if (!(flags & WEIGHT_CLASSES)) return 0;
+  let w = 0;
+  for (const v of [el.attribs.class, el.attribs.id]) {
+    if (!v) continue;
+    if (NEGATIVE.test(v)) w -= 25;
+    if (POSITIVE.test(v)) w += 25;
+  }
+  return w;
+}
+
+function initialize(el: Element, flags: number): void {
+  let s = 0;
+  switch (el.name) {
+    case "div":
+      s = 5;
+      break;
+    case "pre":
+    case "td":
+    case "blockquote":
+      s = 3;
+      break;
+    case "address":
+    case "ol":
+    case "ul":
+    case "dl":
+    case "dd":
+    case "dt":
+    case "li":
+    case "form":
+      s = -3;
+      break;
+    case "h1":
+    case "h2":
+    case "h3":
+    case "h4":
+    case "h5":
+    case "h6":
+    case "th":
+      s = -5;
+  }
+  score.set(el, s + classWeight(el, flags));
+}
+
+/**
+ * Lengths of `innerText` by element while the tree does not change (null: not caching). The
+ * clean-up asks for the same subtrees' lengths again and again; without the cache a deeply
+ * nested page costs cubic time.
+ */
+let lengths: Map<Element, number> | null = null;
+
+/** `innerText(el).length`, from the cache when one is running. */
+function textLength(el: Element): number {
+  if (!lengths) return innerText(el).length;
+  let n = lengths.get(el);
+  if (n === undefined) lengths.set(el, n = innerText(el).length);
+  return n;
+}
+
+/** Runs `fn` with the length cache on; `fn` must call `lengths.clear()` after changing the tree. */
+function withLengths<T>(fn: () => T): T {
+  lengths = new Map();
+  try {
+    return fn();
+  } finally {
+    lengths = null;
+  }
+}
+
+/** Share of an element's text that sits in links (in-page `#` links count 0.3). */
+export function linkDensity(el: Element): number {
+  const length = textLength(el);
+  if (length === 0) return 0;
+  let links = 0;
+  for (const a of descendants(el, A)) {
+    const href = a.attribs.href;
+    links += textLength(a) * (href && /^#.+/.test(href) ? 0.3 : 1);
+  }
+  return links / length;
+}
+const A = new Set(["a"]);
+
+function isPhrasing(node: AnyNode): boolean {
+  if (isTextNode(node)) return true;
+  if (!isElement(node)) return false;
+  if (PHRASING.has(node.name)) return true;
+  // An inline element that holds only inline content (checked one level at a time).
+  if (node.name === "a" || node.name === "del" || node.name === "ins") {
+    return descendants(node).every((d) => PHRASING.has(d.name) || INLINE_WRAPPERS.has(d.name));
+  }
+  return false;
+}
+const INLINE_WRAPPERS = new Set(["a", "del", "ins"]);
+
+function isWhitespace(node: AnyNode): boolean {
+  return (isTextNode(node) && node.data.trim() === "") || (isElement(node) && node.name === "br");
+}
+
+function hasChildBlock(el: Element): boolean {
+  return descendants(el).some((d) => DIV_TO_P.has(d.name));
+}
+
+function hasSingleChild(el: Element, name: string): boolean {
+  const kids = elementChildren(el);
+  if (kids.length !== 1 || kids[0].name !== name) return false;
+  return !el.children.some((n) => isTextNode(n) && n.data.trim() !== "");
+}
+
+function isWithoutContent(el: Element): boolean {
+  if (textContent(el).trim() !== "") return false;
+  const kids = elementChildren(el);
+  return kids.length === 0 ||
+    kids.length === descendants(el, BR_HR).length;
+}
+const BR_HR = new Set(["br", "hr"]);
+
+function textSimilarity(a: string, b: string): number {
+  const ta = a.toLowerCase().split(/\W+/).filter(Boolean);
+  const tb = b.toLowerCase().split(/\W+/).filter(Boolean);
+  if (!ta.length || !tb.length) return 0;
+  const uniq = tb.filter((t) => !ta.includes(t));
+  return 1 - uniq.join(" ").length / tb.join(" ").length;
+}
+
+/** Ancestors of `el`, nearest first, at most `max` (0: all). */
+function ancestors(el: Element, max = 0): Element[] {
+  const out: Element[] = [];
+  for (let p = el.parent; p && isElement(p); p = p.parent) {
+    out.push(p);
+    if (max && out.length === max) break;
+  }
+  return out;
+}
+
+/**
+ * True when removing an unlikely-looking wrapper would drop the article: it holds an
+ * `<article>`/`<main>` or most of the page's text.
+ */
+function holdsArticle(el: Element, pageLength: number): boolean {
+  if (descendants(el, ARTICLE_TAGS).length > 0) return true;
+  return pageLength > 0 && innerText(el).length > pageLength / 2;
+}
+const ARTICLE_TAGS = new Set(["article", "main"]);
+
+/** The article element under `body`, Readability-style; null when nothing has text. */
+function grabArticle(body: Element, title: string, deadline: Deadline): Element | null {
+  const pageLength = innerText(body).length;
+  const pristine = body.cloneNode(true);
+  let flags = STRIP_UNLIKELYS | WEIGHT_CLASSES | CLEAN_CONDITIONALLY;
+  const attempts: { article: Element; length: number }[] = [];
+  let page = body;
+  for (;;) {
+    const article = attempt(page, title, flags, pageLength, deadline);
+    const length = innerText(article).length;
+    if (length >= CHAR_THRESHOLD) return article;
+    attempts.push({ article, length });
+    if (flags & STRIP_UNLIKELYS) flags &= ~STRIP_UNLIKELYS;
+    else if (flags & WEIGHT_CLASSES) flags &= ~WEIGHT_CLASSES;
+    else if (flags & CLEAN_CONDITIONALLY) flags &= ~CLEAN_CONDITIONALLY;
+    else {
+      attempts.sort((a, b) => b.length - a.length);
+      return attempts[0].length > 0 ? attempts[0].article : null;
+    }
+    page = pristine.cloneNode(true);
+  }
+}
+
+/** One pass of the article search over `page` with `flags`. */
+function attempt(
+  page: Element,
+  title: string,
+  flags: number,
+  pageLength: number,
+  deadline: Deadline,
+): Element {
+  const toScore: Element[] = [];
+  let removeTitleHeader = true;
+  let bylineFound = false;
+  let node: Element | null = page;
+  let seen = 0;
+  while (node) {
+    if ((++seen & 63) === 0) deadline.check();
+    const match = matchString(node);
+    if (node.attribs["aria-modal"] === "true" && node.attribs.role === "dialog") {
+      node = removeAndNext(node);
+      continue;
+    }
+    if (!bylineFound && node !== page && isByline(node, match)) {
+      bylineFound = true;
+      node = removeAndNext(node);
+      continue;
+    }
+    if (
+      removeTitleHeader && (node.name === "h1" || node.name === "h2") &&
+      textSimilarity(title, innerText(node)) > 0.75
+    ) {
+      removeTitleHeader = false;
+      node = removeAndNext(node);
+      continue;
+    }
+    if (flags & STRIP_UNLIKELYS && node !== page) {
+      if (
+        UNLIKELY.test(match) && !MAYBE_CANDIDATE.test(match) && node.name !== "a" &&
+        !hasAncestor(node, "table") && !hasAncestor(node, "code") &&
+        !holdsArticle(node, pageLength)
+      ) {
+        node = removeAndNext(node);
+        continue;
+      }
+      if (UNLIKELY_ROLES.has(node.attribs.role ?? "")) {
+        node = removeAndNext(node);
+        continue;
+      }
+    }
+    if (
+      (node.name === "div" || node.name === "section" || node.name === "header" ||
+        /^h[1-6]$/.test(node.name)) && isWithoutContent(node)
+    ) {
+      node = removeAndNext(node);
+      continue;
+    }
+    if (TAGS_TO_SCORE.has(node.name)) toScore.push(node);
+    if (node.name === "div") {
+      wrapPhrasingRuns(node);
+      if (hasSingleChild(node, "p") && linkDensity(node) < 0.25) {
+        const child = elementChildren(node)[0];
+        replace(node, child);
+        node = child;
+        toScore.push(node);
+      } else if (!hasChildBlock(node)) {
+        node.name = "p";
+        toScore.push(node);
+      }
+    }
+    node = nextElement(node);
+  }
+
+  const candidates: Element[] = [];
+  for (const el of toScore) {
+    if (!el.parent || !isElement(el.parent)) continue;
+    const text = innerText(el);
+    if (text.length < 25) continue;
+    const ups = ancestors(el, 5);
+    if (ups.length === 0) continue;
+    const points = 1 + text.split(COMMAS).length + Math.min(Math.floor(text.length / 100), 3);
+    ups.forEach((up, level) => {
+      if (!up.parent || !isElement(up.parent)) return;
+      if (!score.has(up)) {
+        initialize(up, flags);
+        candidates.push(up);
+      }
+      const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      score.set(up, score.get(up)! + points / divider);
+    });
+  }
+  deadline.check();
+
+  const top: Element[] = [];
+  const densities = withLengths(() => candidates.map(linkDensity));
+  for (const [i, c] of candidates.entries()) {
+    const s = score.get(c)! * (1 - densities[i]);
+    score.set(c, s);
+    for (let t = 0; t < TOP_CANDIDATES; t++) {
+      if (!top[t] || s > score.get(top[t])!) {
+        top.splice(t, 0, c);
+        if (top.length > TOP_CANDIDATES) top.pop();
+        break;
+      }
+    }
+  }
+  deadline.check();
+
+  let topCandidate: Element = top[0] ?? page;
+  let createdTop = false;
+  if (topCandidate === page || topCandidate.name === "body") {
+    topCandidate = new Element("div", {}, []);
+    for (const child of [...page.children]) insert(topCandidate, child);
+    insert(page, topCandidate);
+    initialize(topCandidate, flags);
+    createdTop = true;
+  } else {
+    const alternatives = top.slice(1)
+      .filter((c) => score.get(c)! / score.get(topCandidate)! >= 0.75)
+      .map((c) => ancestors(c));
+    if (alternatives.length >= 3) {
+      for (let p = topCandidate.parent as Element | null; p && p !== page; p = parentEl(p)) {
+        if (alternatives.filter((list) => list.includes(p!)).length >= 3) {
+          topCandidate = p;
+          break;
+        }
+      }
+    }
+    if (!score.has(topCandidate)) initialize(topCandidate, flags);
+    let last = score.get(topCandidate)!;
+    const threshold = last / 3;
+    for (let p = parentEl(topCandidate); p && p !== page; p = parentEl(p)) {
+      if (!score.has(p)) continue;
+      const s = score.get(p)!;
+      if (s < threshold) break;
+      if (s > last) {
+        topCandidate = p;
+        break;
+      }
+      last = s;
+    }
+    for (
+      let p = parentEl(topCandidate);
+      p && p !== page && elementChildren(p).length === 1;
+      p = parentEl(p)
+    ) topCandidate = p;
+    if (!score.has(topCandidate)) initialize(topCandidate, flags);
+  }
+
+  const article = new Element("div", {}, []);
+  const topScore = score.get(topCandidate)!;
+  const siblingThreshold = Math.max(10, topScore * 0.2);
+  const parent = createdTop ? null : parentEl(topCandidate);
+  const siblings = parent ? elementChildren(parent) : [topCandidate];
+  for (const sibling of siblings) {
+    let append = sibling === topCandidate;
+    if (!append) {
+      const cls = topCandidate.attribs.class ?? "";
+      const bonus = cls !== "" && sibling.attribs.class === cls ? topScore * 0.2 : 0;
+      if (score.has(sibling) && score.get(sibling)! + bonus >= siblingThreshold) append = true;
+      else if (sibling.name === "p") {
+        const density = linkDensity(sibling);
+        const text = innerText(sibling);
+        if (text.length > 80 && density < 0.25) append = true;
+        else if (text.length < 80 && text.length > 0 && density === 0 && /\.( |$)/.test(text)) {
+          append = true;
+        }
+      }
+    }
+    if (append) {
+      if (!ALTER_TO_DIV_EXCEPTIONS.has(sibling.name)) sibling.name = "div";
+      insert(article, sibling);
+    }
+  }
+  deadline.check();
+  prepArticle(article, flags, deadline);
+  return article;
+}
+
+function parentEl(el: Element): Element | null {
+  return isElement(el.parent) ? el.parent : null;
+}
+
+function isByline(el: Element, match: string): boolean {
+  const rel = el.attribs.rel;
+  const itemprop = el.attribs.itemprop;
+  if (!(rel === "author" || (itemprop && itemprop.includes("author")) || BYLINE.test(match))) {
+    return false;
+  }
+  const length = textContent(el).trim().length;
+  return length > 0 && length < 100;
+}
+
+/** Readability's div-to-p step: runs of inline content directly in a div become paragraphs. */
+function wrapPhrasingRuns(div: Element): void {
+  let p: Element | null = null;
+  for (const child of [...div.children]) {
+    if (isPhrasing(child)) {
+      if (p) insert(p, child);
+      else if (!isWhitespace(child)) {
+        p = new Element("p", {}, []);
+        insert(div, p, child);
+        insert(p, child);
+      }
+    } else if (p) {
+      while (p.children.length > 0 && isWhitespace(p.children[p.children.length - 1])) {
+        detach(p.children[p.children.length - 1]);
+      }
+      p = null;
+    }
+  }
+}
+
+/** Readability's clean-up of the chosen article. */
+function prepArticle(article: Element, flags: number, deadline: Deadline): void {
+  markDataTables(article);
+  cleanConditionally(article, "form", flags, deadline);
+  cleanConditionally(article, "fieldset", flags, deadline);
+  for (const tag of ["object", "embed", "footer", "link", "aside"]) clean(article, tag);
+  for (const top of elementChildren(article)) {
+    for (const el of descendants(top)) {
+      if (SHARE.test(matchString(el)) && textContent(el).length < CHAR_THRESHOLD) detach(el);
+    }
+  }
+  for (const tag of ["iframe", "input", "textarea", "select", "button"]) clean(article, tag);
+  for (const h of descendants(article, H1_H2)) if (classWeight(h, flags) < 0) detach(h);
+  deadline.check();
+  cleanConditionally(article, "table", flags, deadline);
+  cleanConditionally(article, "ul", flags, deadline);
+  cleanConditionally(article, "div", flags, deadline);
+  deadline.check();
+}
+const H1_H2 = new Set(["h1", "h2"]);
+
+function clean(root: Element, tag: string): void {
+  const isEmbed = tag === "object" || tag === "embed" || tag === "iframe";
+  for (const el of descendants(root, new Set([tag]))) {
+    if (isEmbed && Object.values(el.attribs).some((v) => VIDEOS.test(v))) continue;
+    detach(el);
+  }
+}
+
+function markDataTables(root: Element): void {
+  for (const table of descendants(root, new Set(["table"]))) {
+    if (table.attribs.role === "presentation" || table.attribs.datatable === "0") continue;
+    if (table.attribs.summary) {
+      dataTables.add(table);
+      continue;
+    }
+    const caption = descendants(table, new Set(["caption"]))[0];
+    if (caption && caption.children.length > 0) {
+      dataTables.add(table);
+      continue;
+    }
+    const inner = descendants(table);
+    if (inner.some((d) => DATA_TABLE_TAGS.has(d.name))) {
+      dataTables.add(table);
+      continue;
+    }
+    if (inner.some((d) => d.name === "table")) continue;
+    let rows = 0;
+    let columns = 0;
+    for (const tr of inner.filter((d) => d.name === "tr")) {
+      rows += parseInt(tr.attribs.rowspan ?? "", 10) || 1;
+      let cols = 0;
+      for (const td of descendants(tr, TD)) cols += parseInt(td.attribs.colspan ?? "", 10) || 1;
+      columns = Math.max(columns, cols);
+    }
+    if (columns === 1 || rows === 1) continue;
+    if (rows >= 10 || columns > 4 || rows * columns > 10) dataTables.add(table);
+  }
+}
+const DATA_TABLE_TAGS = new Set(["col", "colgroup", "tfoot", "thead", "th"]);
+const TD = new Set(["td"]);
+const UL_OL = new Set(["ul", "ol"]);
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+const TEXTISH = new Set(["span", "li", "td", ...DIV_TO_P]);
+const EMBEDS = new Set(["object", "embed", "iframe"]);
+
+function textDensity(el: Element, tags: ReadonlySet<string>): number {
+  const length = textLength(el);
+  if (length === 0) return 0;
+  let inner = 0;
+  for (const d of descendants(el, tags)) inner += textLength(d);
+  return inner / length;
+}
+
+/** Removes `tag` elements that look like boilerplate (Readability's `_cleanConditionally`). */
+function cleanConditionally(
+  root: Element,
+  tag: string,
+  flags: number,
+  deadline: Deadline,
+): void {
+  if (!(flags & CLEAN_CONDITIONALLY)) return;
+  const isDataTable = (t: Element) => dataTables.has(t);
+  const nodes = descendants(root, new Set([tag]));
+  withLengths(() => {
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      const node = nodes[i];
+      if ((i & 63) === 0) deadline.check();
+      if (!node.parent) continue;
+      if (shouldRemove(node, tag, flags, isDataTable)) {
+        detach(node);
+        lengths?.clear(); // its ancestors' texts changed
+      }
+    }
+  });
+}
+
+function shouldRemove(
+  node: Element,
+  tag: string,
+  flags: number,
+  isDataTable: (t: Element) => boolean,
+): boolean {
+  let isList = tag === "ul" || tag === "ol";
+  const text = innerText(node);
+  if (!isList) {
+    let listLength = 0;
+    for (const l of descendants(node, UL_OL)) listLength += textLength(l);
+    isList = listLength / text.length > 0.9;
+  }
+  if (tag === "table" && isDataTable(node)) return false;
+  if (hasAncestor(node, "table", 0, isDataTable)) return false;
+  if (hasAncestor(node, "code")) return false;
+  const inner = descendants(node);
+  if (inner.some((d) => d.name === "table" && isDataTable(d))) return false;
+  const weight = classWeight(node, flags);
+  if (weight < 0) return true;
+  if ((text.match(/,/g)?.length ?? 0) >= 10) return false;
+  const count = (name: string) => inner.filter((d) => d.name === name).length;
+  const p = count("p");
+  const img = count("img");
+  const li = count("li") - 100;
+  const input = count("input");
+  const headingDensity = textDensity(node, HEADINGS);
+  let embeds = 0;
+  for (const e of inner.filter((d) => EMBEDS.has(d.name))) {
+    if (Object.values(e.attribs).some((v) => VIDEOS.test(v))) return false;
+    embeds++;
+  }
+  if (AD_WORDS.test(text) || LOADING_WORDS.test(text)) return true;
+  const length = text.length;
+  const density = linkDensity(node);
+  const textishDensity = textDensity(node, TEXTISH);
+  const inFigure = hasAncestor(node, "figure");
+  const remove = (!inFigure && img > 1 && p / img < 0.5) ||
+    (!isList && li > p) ||
+    input > Math.floor(p / 3) ||
+    (!isList && !inFigure && headingDensity < 0.9 && length < 25 && (img === 0 || img > 2) &&
+      density > 0) ||
+    (!isList && weight < 25 && density > 0.2) ||
+    (weight >= 25 && density > 0.5) ||
+    (embeds === 1 && length < 75) || embeds > 1 ||
+    (img === 0 && textishDensity === 0);
+  if (isList && remove) {
+    if (elementChildren(node).some((c) => elementChildren(c).length > 1)) return true;
+    if (img === count("li")) return false;
+  }
+  return remove;
+}
+
+/** Text under `root`, one line per block, white space collapsed within lines. */
+export function blockText(root: AnyNode): string {
+  const parts: string[] = [];
+  // Iterative walk: an entry is a node to visit, or a "\n" to emit after a block's children.
+  const stack: (AnyNode | "\n")[] = [root];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n === "\n") {
+      parts.push("\n");
+      continue;
+    }
+    if (isTextNode(n)) {
+      parts.push(n.data.replace(/\s+/g, " "));
+      continue;
+    }
+    if (isElement(n) && DROPPED.has(n.name)) continue;
+    const block = isElement(n) && BLOCKS.has(n.name);
+    if (block) {
+      parts.push("\n");
+      stack.push("\n");
+    }
+    const kids = childrenOf(n);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+  }
+  return parts.join("").split("\n").map((l) => l.replace(/\s+/g, " ").trim())
+    .filter((l) => l.length > 0).join("\n");
 }

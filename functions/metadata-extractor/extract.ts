@@ -3,6 +3,7 @@
  * the benchmark and tests call it directly). One parse, one walk (signals.ts), then each
  * normalised field takes the first usable source of its fallback list (fields.ts).
  */
+import { decodeHTML } from "entities";
 import { collapse, parseHtml, resolveUrl } from "../../shared/net/html.ts";
 import {
   IMAGE_SOURCES,
@@ -14,6 +15,8 @@ import {
   TEXT_FIELDS,
   URL_FIELDS,
 } from "./fields.ts";
+import { cleanAuthor } from "./authors.ts";
+import { toIsoDate } from "./dates.ts";
 import { mainNode, parseJsonLd } from "./jsonld.ts";
 import { alternates, bestFavicon, feeds, icons, oembed } from "./links.ts";
 import type { ImageValue, PageMetadata } from "./schema.ts";
@@ -33,6 +36,18 @@ function first<T, R>(sources: Source<T>[], page: Page, normalise: (v: T) => R | 
 
 function cleanText(value: string): string | null {
   return collapse(value) || null;
+}
+
+/** Entities a CMS encoded twice ("Nigeria&amp;rsquo;s" reaches us as "Nigeria&rsquo;s"). */
+const LEFT_ENTITY = /&(?:#\d{2,6}|#x[\da-f]{2,6}|[a-z]{2,8});/i;
+/** A wire story's dateline, "BALTIMORE — " (metascraper's rule, so "NEW YORK (AP) — " stays). */
+const DATELINE = /^[A-Z\s]+\s+[-—–]\s+/;
+
+/** A description: collapsed, twice-encoded entities decoded, a leading dateline dropped. */
+export function cleanDescription(value: string): string | null {
+  let v = collapse(value);
+  if (LEFT_ENTITY.test(v)) v = decodeHTML(v);
+  return v.replace(DATELINE, "") || null;
 }
 
 /** A well-formed language tag, `_` written as `-`; the first of a comma list. */
@@ -59,11 +74,22 @@ function cleanKeywords(list: string[]): string[] | null {
   return out.length > 0 ? out : null;
 }
 
+/** A date source's winner: the ISO 8601 UTC instant and what the page wrote. */
+function dateOf(sources: Source<string>[], page: Page): { iso: string; raw: string } | null {
+  return first(sources, page, (raw) => {
+    const iso = toIsoDate(raw);
+    return iso ? { iso, raw: collapse(raw) } : null;
+  });
+}
+
 /** Everything a link preview needs from an HTML page fetched from `finalUrl`. */
 export function extractMetadata(html: string, finalUrl: string): PageMetadata {
-  const s = collectSignals(parseHtml(html), finalUrl);
+  const doc = parseHtml(html);
+  const s = collectSignals(doc, finalUrl);
   const ld = parseJsonLd(s.jsonLdTexts, s.base);
-  const page: Page = { s, ld, main: mainNode(ld), og: ogImages(s.ordered) };
+  const page: Page = { doc, s, ld, main: mainNode(ld), og: ogImages(s.ordered) };
+  const published = dateOf(TEXT_FIELDS.publishedTime, page);
+  const modified = dateOf(TEXT_FIELDS.modifiedTime, page);
   const text = (sources: Source<string>[]) => first(sources, page, cleanText);
   const url = (sources: Source<string>[]) => first(sources, page, (v) => resolveUrl(v, s.base));
   const image = (c: ImageCandidate): ImageValue | null => {
@@ -75,14 +101,16 @@ export function extractMetadata(html: string, finalUrl: string): PageMetadata {
   const iconList = icons(s.links, s.base);
   return {
     title: text(TEXT_FIELDS.title),
-    description: text(TEXT_FIELDS.description),
+    description: first(TEXT_FIELDS.description, page, cleanDescription),
     canonical: url(URL_FIELDS.canonical),
     lang: first(LANG_SOURCES, page, cleanLang),
     siteName: text(TEXT_FIELDS.siteName),
     type: text(TEXT_FIELDS.type),
-    author: text(TEXT_FIELDS.author),
-    publishedTime: text(TEXT_FIELDS.publishedTime),
-    modifiedTime: text(TEXT_FIELDS.modifiedTime),
+    author: first(TEXT_FIELDS.author, page, cleanAuthor),
+    publishedTime: published?.iso ?? null,
+    modifiedTime: modified?.iso ?? null,
+    date: modified?.iso ?? published?.iso ?? null,
+    rawDates: { published: published?.raw ?? null, modified: modified?.raw ?? null },
     keywords: first(KEYWORD_SOURCES, page, cleanKeywords) ?? [],
     themeColor: text(TEXT_FIELDS.themeColor),
     image: first(IMAGE_SOURCES, page, image),
@@ -111,6 +139,8 @@ export function emptyMetadata(finalUrl: string): PageMetadata {
     author: null,
     publishedTime: null,
     modifiedTime: null,
+    date: null,
+    rawDates: { published: null, modified: null },
     keywords: [],
     themeColor: null,
     image: null,

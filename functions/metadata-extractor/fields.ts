@@ -4,13 +4,29 @@
  * a resolvable URL, a well-formed language tag...) wins. To change an order or add a source,
  * edit a list here; the engine (extract.ts) and the README table follow from it.
  */
+import type { Document } from "../../shared/net/html.ts";
+import { nameFromProfileUrl } from "./authors.ts";
+import {
+  AUTHOR_RULES,
+  type BodyRule,
+  DATE_RULES,
+  firstParagraph,
+  fromRules,
+  leadImage,
+  PUBLISHER_RULES,
+} from "./body_sources.ts";
+import { toIsoDate } from "./dates.ts";
 import type { JsonLd, LdNode } from "./jsonld.ts";
 import { ldImage, ldNames, ldText, ldUrl, ldValue, nodesOfType } from "./jsonld.ts";
 import type { PageSignals } from "./signals.ts";
 import { looksLikeUrl, type OgImage } from "./tag_groups.ts";
 
-/** What a source reads from: the page's signals, its JSON-LD, and the Open Graph images. */
+/**
+ * What a source reads from: the page's signals, its JSON-LD, the Open Graph images, and the
+ * parsed document (for the body fallbacks, read only when every declared source is empty).
+ */
 export interface Page {
+  doc: Document;
   s: PageSignals;
   ld: JsonLd;
   /** The JSON-LD node the page is about (first with a headline, else first non-supporting). */
@@ -59,6 +75,19 @@ function link(rel: string): Source<string> {
   };
 }
 
+/** Body markup rules, tried as one source after the declared ones. */
+function body(from: string, rules: BodyRule[], valid?: (v: string) => boolean): Source<string> {
+  return { from, read: (p) => fromRules(p.doc, rules, valid) };
+}
+
+/** The site's name as the title's last part ("Story - Site", "Story | Site"), as metascraper reads it. */
+export function titleSuffix(title: string | null): string | null {
+  const parts = title?.split(/\s+[-|–—]\s+/) ?? [];
+  return parts.length > 1 ? parts[parts.length - 1].trim() || null : null;
+}
+
+const isDate = (v: string) => toIsoDate(v) !== null;
+
 /** Normalised text fields. */
 export const TEXT_FIELDS = {
   title: [
@@ -74,6 +103,7 @@ export const TEXT_FIELDS = {
     meta("description"),
     ldField("description"),
     itemprop("description"),
+    { from: "the first real paragraph", read: (p) => firstParagraph(p.doc) },
   ],
   siteName: [
     meta("og:site_name"),
@@ -84,16 +114,41 @@ export const TEXT_FIELDS = {
     },
     meta("application-name"),
     meta("apple-mobile-web-app-title"),
+    meta("publisher"),
+    meta("twitter:app:name:iphone"),
+    meta("twitter:app:name:googleplay"),
+    body("the logo's text or alt (#logo, .logo, a brand link)", PUBLISHER_RULES),
+    { from: "the title's site suffix", read: (p) => titleSuffix(p.s.title) },
   ],
   author: [
+    { from: "JSON-LD author (names joined)", read: (p) => ldNames(p.ld, ldValue(p.ld, "author")) },
     meta("author"),
     {
       from: "article:author (a name, not a profile URL)",
       read: (p) => p.s.meta.get("article:author")?.find((v) => !looksLikeUrl(v)),
     },
-    { from: "JSON-LD author (names joined)", read: (p) => ldNames(p.ld, ldValue(p.ld, "author")) },
-    itemprop("author"),
-    { from: "first <a rel=author> text", read: (p) => p.s.relAuthor },
+    body("the byline (itemprop=author, rel=author, author/byline classes)", AUTHOR_RULES),
+    {
+      from: "twitter:creator (the handle)",
+      read: (p) => p.s.meta.get("twitter:creator")?.[0]?.replace(/^@/, ""),
+    },
+    {
+      from: "the name in a profile URL (article:author, JSON-LD author url)",
+      read: (p) => {
+        const urls = [
+          ...(p.s.meta.get("article:author") ?? []),
+          ...[ldValue(p.ld, "author")].flat().map((a) =>
+            typeof a === "object" && a !== null ? ldUrl(p.ld, (a as LdNode).url) : null
+          ),
+          ...[ldValue(p.ld, "author")].flat().filter((a): a is string => typeof a === "string"),
+        ];
+        for (const u of urls) {
+          const name = u && /^https?:/i.test(u) ? nameFromProfileUrl(u) : null;
+          if (name) return name;
+        }
+        return null;
+      },
+    },
   ],
   type: [
     meta("og:type"),
@@ -114,9 +169,13 @@ export const TEXT_FIELDS = {
   publishedTime: [
     meta("article:published_time"),
     ldField("datePublished"),
+    ldField("dateCreated"),
     itemprop("datePublished"),
     meta("date"),
     meta("dc.date"),
+    meta("dc.date.issued"),
+    meta("sailthru.date"),
+    body("a date in the body (itemprop, <time datetime>, date/byline classes)", DATE_RULES, isDate),
   ],
   modifiedTime: [
     meta("article:modified_time"),
@@ -221,6 +280,13 @@ export const IMAGE_SOURCES: Source<ImageCandidate>[] = [
     from: "<link rel=image_src>",
     read: (p) => {
       const url = link("image_src").read(p);
+      return url ? { url } : null;
+    },
+  },
+  {
+    from: "the article's lead <img> (not an icon)",
+    read: (p) => {
+      const url = leadImage(p.doc);
       return url ? { url } : null;
     },
   },

@@ -62,8 +62,21 @@ export const PageMetadataSchema = z.object({
       "og:type, else the JSON-LD type, else `website`; for non-HTML: image, video, audio, json, text",
   }),
   author: z.string().nullable(),
-  publishedTime: z.string().nullable().openapi({ description: "As the page writes it" }),
-  modifiedTime: z.string().nullable().openapi({ description: "As the page writes it" }),
+  publishedTime: z.string().nullable().openapi({
+    description:
+      "When the page was published: ISO 8601 in UTC (what the page wrote is in rawDates)",
+    example: "2019-01-07T20:37:00.000Z",
+  }),
+  modifiedTime: z.string().nullable().openapi({
+    description: "When the page was last modified: ISO 8601 in UTC",
+  }),
+  date: z.string().nullable().openapi({
+    description: "modifiedTime, else publishedTime (metascraper's `date`)",
+  }),
+  rawDates: z.object({
+    published: z.string().nullable(),
+    modified: z.string().nullable(),
+  }).openapi({ description: "The dates as the page wrote them (e.g. `April 06, 2016 12:00 ET`)" }),
   keywords: z.array(z.string()),
   themeColor: z.string().nullable(),
   image: ImageSchema.nullable(),

@@ -1,77 +1,133 @@
-/** The readable pass and body sniffing of ai-summary, on small pages and the article fixtures. */
+/**
+ * The reader (functions/ai-summary/readable.ts): Readability's algorithm on the article
+ * fixtures and on small pages built to show each rule. bench/reader.ts measures it against
+ * Readability itself on real pages.
+ */
 import assert from "node:assert/strict";
-import { mainText, pageTitle } from "../../functions/ai-summary/readable.ts";
-import { bodyKind, plainText } from "../../functions/ai-summary/page_text.ts";
-import { parseHtml } from "../../shared/net/html.ts";
+import { isHidden, readPage } from "../../functions/ai-summary/readable.ts";
+import { TreeLimitError } from "../../functions/ai-summary/tree.ts";
 
 const fixture = (name: string) =>
-  parseHtml(Deno.readTextFileSync(new URL(`../fixtures/articles/${name}`, import.meta.url)));
+  Deno.readTextFileSync(new URL(`../fixtures/articles/${name}`, import.meta.url));
 
-Deno.test("pageTitle: the <title> trimmed and collapsed; null when absent, empty or only in SVG", () => {
-  assert.equal(pageTitle(fixture("solar_sails.html")), "How Solar Sails Work");
-  assert.equal(pageTitle(fixture("untitled.html")), null);
-  assert.equal(pageTitle(parseHtml("<title>   </title><p>x</p>")), null);
-  assert.equal(pageTitle(parseHtml("<title>A &amp;\n  B</title>")), "A & B");
-});
+/** A paragraph of `n` sentences about `topic`, long enough to score. */
+const para = (topic: string, n = 3) =>
+  `<p>${
+    Array.from(
+      { length: n },
+      (_, i) => `The ${topic} sentence number ${i + 1} says something, and it says it at length.`,
+    ).join(" ")
+  }</p>`;
 
-Deno.test("mainText: <main> is preferred and page chrome is left out", () => {
-  const text = mainText(fixture("solar_sails.html"));
-  assert.ok(text.startsWith("How Solar Sails Work\nBy A. Writer, 3 March 2024\nA solar sail is"));
+Deno.test("readPage: the article of the fixture, without page chrome, title heading or byline", async () => {
+  const { title, text } = await readPage(fixture("solar_sails.html"));
+  assert.equal(title, "How Solar Sails Work");
+  assert.ok(text.startsWith("A solar sail is a spacecraft propulsion method"), text);
+  assert.ok(text.includes("\nBuilding a sail\n"));
   assert.ok(text.endsWith("send tiny probes toward nearby stars."));
-  assert.ok(!/cookies|Space Notes|newsletter|Related|Copyright|analytics/.test(text), text);
+  assert.ok(!/cookies|Space Notes|newsletter|Related|Copyright|analytics|By A\. Writer/.test(text));
 });
 
-Deno.test("mainText: without landmarks, the body minus nav, footers, hidden and menu blocks", () => {
+Deno.test("readPage: without landmarks, the body's text minus navigation, scripts and footers", async () => {
   assert.equal(
-    mainText(fixture("no_landmarks.html")),
-    "Plain Page\nThis page has no main element and no article element at all.\n" +
+    (await readPage(fixture("no_landmarks.html"))).text,
+    "This page has no main element and no article element at all.\n" +
       "Its readable text is what is left of the body once navigation, scripts and footers are gone.",
   );
+  assert.equal((await readPage(fixture("empty_body.html"))).text, "");
 });
 
-Deno.test("mainText: a single <article> is preferred; several are a listing and read in full", () => {
-  const one = parseHtml(
-    "<body><div>Intro text of the site.</div><article><p>The story itself, long enough " +
-      "to be the page's main text by far.</p></article></body>",
+Deno.test("readPage: a block of links inside <main> (a 'more from' box, a menu) is left out", async () => {
+  const links = Array.from({ length: 8 }, (_, i) => `<li><a href="/s/${i}">Story ${i}</a></li>`);
+  const html = `<body><main><div class="story">${para("first", 4)}${para("second", 4)}` +
+    `<div><h3>More from Example News</h3><ul>${links.join("")}</ul></div>` +
+    `${para("third", 4)}</div></main></body>`;
+  const { text } = await readPage(html);
+  assert.ok(text.includes("The first sentence") && text.includes("The third sentence"));
+  assert.ok(!text.includes("Story 3"), text);
+});
+
+Deno.test("readPage: an article inside a wrapper whose class says 'sidebar' is not dropped", async () => {
+  const html = `<body><div class="layout has-sidebar-right"><article>${para("kept", 6)}` +
+    `${para("also kept", 6)}</article></div><div class="comments">${
+      para("comment", 2)
+    }</div></body>`;
+  const { text } = await readPage(html);
+  assert.ok(text.includes("The kept sentence number 6"), text);
+  assert.ok(text.includes("The also kept sentence number 1"), text);
+});
+
+Deno.test("readPage: hidden text goes: attribute, aria-hidden, inline style, hiding classes", async () => {
+  const hidden = [
+    `<p hidden>HIDDEN-ATTR</p>`,
+    `<span aria-hidden="true">HIDDEN-ARIA</span>`,
+    `<span style="display: none">HIDDEN-STYLE</span>`,
+    `<span class="sr-only">HIDDEN-SR</span>`,
+    `<span class="a visually-hidden">HIDDEN-VH</span>`,
+    `<div class="hide-content">HIDDEN-HC</div>`,
+  ];
+  const html = `<body><article>${para("shown", 5)}${hidden.join("")}${para("also shown", 5)}` +
+    `</article></body>`;
+  const { text } = await readPage(html);
+  assert.ok(text.includes("The shown sentence") && text.includes("also shown"));
+  assert.ok(!/HIDDEN/.test(text), text);
+});
+
+Deno.test("isHidden: the rules one by one", async () => {
+  const { parseTree } = await import("../../functions/ai-summary/tree.ts");
+  const { descendants } = await import("../../functions/ai-summary/dom.ts");
+  const doc = await parseTree(
+    `<p id=a hidden></p><p id=b aria-hidden=false></p><p id=c style="visibility:hidden"></p>` +
+      `<p id=d class="nothidden"></p><p id=e aria-hidden=true class=fallback-image></p>`,
   );
-  assert.equal(mainText(one), "The story itself, long enough to be the page's main text by far.");
-  const listing = parseHtml(
-    "<body><article><p>First post.</p></article><article><p>Second post.</p></article></body>",
+  const byId = Object.fromEntries(descendants(doc).map((el) => [el.attribs.id, isHidden(el)]));
+  assert.deepEqual(
+    { a: byId.a, b: byId.b, c: byId.c, d: byId.d, e: byId.e },
+    { a: true, b: false, c: true, d: false, e: false },
   );
-  assert.equal(mainText(listing), "First post.\nSecond post.");
 });
 
-Deno.test("mainText: a <main> with too small a share of the text falls back to the body", () => {
-  const doc = parseHtml(
-    `<body><main><p>Hi.</p></main><div><p>${"Real content sits outside main here. ".repeat(5)}` +
-      "</p></div></body>",
+Deno.test("readPage: text after a stray </html> stays in the body, as a browser builds it", async () => {
+  const html = `<html><body><article>${para("before", 5)}</article></body></html>` +
+    `<article>${para("after", 5)}</article>`;
+  const { text } = await readPage(html);
+  assert.ok(text.includes("The after sentence number 5"), text);
+});
+
+Deno.test("readPage: inline elements join words, blocks break lines, source wraps are spaces", async () => {
+  const { text } = await readPage(
+    `<body><article><p>One <b>bold</b>\n   word, and ${"more words, ".repeat(60)}end.</p>` +
+      `<p>Two<br>lines of text that go on for a while, long enough to count.</p></article></body>`,
   );
-  assert.ok(mainText(doc).startsWith("Hi.\nReal content"));
-});
-
-Deno.test("mainText: inline elements join words, blocks break lines, source wraps are spaces", () => {
-  const doc = parseHtml(
-    "<body><p>One <b>bold</b>\n   word.</p><p>Two<br>lines</p><script>x</script></body>",
+  assert.ok(text.startsWith("One bold word, and more words,"), text);
+  assert.ok(
+    text.endsWith("end.\nTwo\nlines of text that go on for a while, long enough to count."),
   );
-  assert.equal(mainText(doc), "One bold word.\nTwo\nlines");
-  assert.equal(mainText(fixture("empty_body.html")), "");
 });
 
-Deno.test("bodyKind: by content type, else by sniffing", () => {
-  const bytes = (s: string) => new TextEncoder().encode(s);
-  assert.equal(bodyKind("text/html", bytes("")), "html");
-  assert.equal(bodyKind("application/xhtml+xml", bytes("")), "html");
-  assert.equal(bodyKind("text/plain", bytes("")), "text");
-  assert.equal(bodyKind("text/markdown", bytes("")), "text");
-  assert.equal(bodyKind("application/json", bytes("{}")), "text");
-  assert.equal(bodyKind("application/ld+json", bytes("{}")), "text");
-  assert.equal(bodyKind("image/png", bytes("")), "binary");
-  assert.equal(bodyKind("application/pdf", bytes("%PDF")), "binary");
-  assert.equal(bodyKind(null, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0])), "binary");
-  assert.equal(bodyKind(null, bytes("  <!DOCTYPE html><p>x")), "html");
-  assert.equal(bodyKind(null, bytes("just words")), "text");
+Deno.test("readPage: deep nesting is refused with a clear message, never a stack overflow", async () => {
+  await assert.rejects(
+    readPage(`<body>${"<div>".repeat(5000)}x</body>`),
+    (err: unknown) =>
+      err instanceof TreeLimitError &&
+      err.message === "Page nested too deeply to read: over 1024 levels",
+  );
+  // Under the bound, a deep page is read with iterative walks (no recursion to overflow).
+  const { text } = await readPage(`<body>${"<div>".repeat(1000)}${para("deep", 8)}</body>`);
+  assert.ok(text.includes("The deep sentence number 8"));
 });
 
-Deno.test("plainText: white space collapsed within lines, blank lines and BOM dropped", () => {
-  assert.equal(plainText("\uFEFF  a   b \r\n\r\n\t c\n"), "a b\nc");
+Deno.test("readPage: node and time bounds", async () => {
+  await assert.rejects(
+    readPage(`<body>${"<p>x</p>".repeat(2000)}</body>`, {
+      limits: { maxDepth: 100, maxNodes: 1000, maxMs: 10_000 },
+    }),
+    /Page too large to read: over 1000 nodes/,
+  );
+  await assert.rejects(
+    readPage(`<body>${"<p>x</p>".repeat(200_000)}</body>`, {
+      limits: { maxDepth: 100, maxNodes: 1_000_000, maxMs: 1 },
+    }),
+    /Page too complex to read: took over 1 ms/,
+  );
 });

@@ -13,9 +13,8 @@ import { FAKE_MODEL, type FakeBehaviour, startOpenAiFake } from "../support/open
 import { guardedPolicy, openPolicy } from "../support/policy.ts";
 
 /** The readable text of tests/fixtures/articles/solar_sails.html, one line per block. */
+/** The reader drops the heading that repeats the title and the byline, as Readability does. */
 const SOLAR_SAILS_TEXT = [
-  "How Solar Sails Work",
-  "By A. Writer, 3 March 2024",
   "A solar sail is a spacecraft propulsion method that uses the pressure of sunlight instead of rocket fuel. Photons carry momentum, and when they bounce off a large reflective sail they push it gently away from the Sun.",
   "The push from sunlight is tiny, roughly the weight of a coin spread over a football field. Because the pressure never stops, however, a solar sail keeps accelerating for months and can eventually reach speeds that chemical rockets cannot match.",
   "Building a sail",
@@ -35,6 +34,14 @@ const ROUTES: Record<string, FixtureRoute> = {
     new Response(`<html><head><title>Long</title></head><body><p>${LONG_TEXT}</p></body></html>`, {
       headers: { "content-type": "text/html; charset=utf-8" },
     }),
+  // 6,000 unclosed <div>s: once made /summary answer 500 "Maximum call stack size exceeded".
+  "/deep": () =>
+    new Response(
+      `<html><head><title>Deep</title></head><body>${"<div>".repeat(6000)}x</body></html>`,
+      {
+        headers: { "content-type": "text/html; charset=utf-8" },
+      },
+    ),
   "/blank.txt": () =>
     new Response("   \n\t  \n", { headers: { "content-type": "text/plain; charset=utf-8" } }),
 };
@@ -250,6 +257,22 @@ Deno.test("summary: plain text is summarised as text; binary is 502 with a clear
       code: "FETCH_OR_AI_ERROR",
     });
     assert.equal(fake.requests.length, 1);
+  });
+});
+
+Deno.test("summary: a page nested 6,000 levels deep is 502 FETCH_OR_AI_ERROR saying so, model not called", async () => {
+  await withSetup(async ({ app, fake, pages }) => {
+    const started = performance.now();
+    const res = await summary(app, pages.url("/deep"));
+    assert.equal(res.status, 502);
+    assert.deepEqual(await res.json(), {
+      error: "Page nested too deeply to read: over 1024 levels",
+      code: "FETCH_OR_AI_ERROR",
+    });
+    assert.ok(performance.now() - started < 5_000, "answered within the reader's bounds");
+    assert.equal(fake.requests.length, 0);
+    const ok = await summary(app, pages.url("/articles/solar_sails.html"));
+    assert.equal(ok.status, 200, "the next request is served as usual");
   });
 });
 

@@ -314,7 +314,8 @@ Deno.test("microdata itemprop values are read from content, datetime, src and te
     ),
     AT,
   );
-  assert.equal(m.publishedTime, "2020-01-02");
+  assert.equal(m.publishedTime, "2020-01-02T00:00:00.000Z");
+  assert.deepEqual(m.rawDates, { published: "2020-01-02", modified: null });
   assert.equal(m.author, "Kim");
   assert.equal(m.image?.url, "https://site.test/m.png");
 });
@@ -358,4 +359,106 @@ Deno.test("the fallback table documents every normalised field", () => {
     "<title>",
     "first <h1>",
   ]);
+});
+
+Deno.test("dates: ISO 8601 UTC, what the page wrote in rawDates, and date = modified else published", () => {
+  const both = extractMetadata(
+    page(
+      `<meta property="article:published_time" content="Mon, Jan 7 2019 15:37:00 EST">` +
+        `<meta property="article:modified_time" content="April 06, 2019 12:00 ET">`,
+    ),
+    AT,
+  );
+  assert.equal(both.publishedTime, "2019-01-07T20:37:00.000Z");
+  assert.equal(both.modifiedTime, "2019-04-06T16:00:00.000Z");
+  assert.equal(both.date, both.modifiedTime);
+  assert.deepEqual(both.rawDates, {
+    published: "Mon, Jan 7 2019 15:37:00 EST",
+    modified: "April 06, 2019 12:00 ET",
+  });
+  const published = extractMetadata(page(ld({ dateCreated: "2016-04-25 23:37:17" })), AT);
+  assert.equal(published.date, "2016-04-25T23:37:17.000Z");
+  // A source that does not parse gives way to the next; a time alone is not a date.
+  const body = extractMetadata(
+    page(`<meta name="date" content="8:38 pm">`, `<p class="byline">By Kim Lee, June 6, 2013</p>`),
+    AT,
+  );
+  assert.equal(body.publishedTime, "2013-06-06T12:00:00.000Z");
+  assert.equal(body.author, "Kim Lee");
+});
+
+Deno.test("author: cleaned, and a profile URL gives way to a name, or becomes one", () => {
+  const named = extractMetadata(
+    page(
+      `<meta name="author" content="http://paidcontent.org/author/jeffjohnroberts/">`,
+      `<a rel="author" href="/u/j">By Jeff John Roberts</a>`,
+    ),
+    AT,
+  );
+  assert.equal(named.author, "Jeff John Roberts");
+  const fromUrl = extractMetadata(
+    page(`<meta property="article:author" content="https://news.test/author/dan-shanoff/">`),
+    AT,
+  );
+  assert.equal(fromUrl.author, "Dan Shanoff");
+});
+
+Deno.test("siteName falls back to JSON-LD publisher, application-name, the logo's alt, the title's suffix", () => {
+  const cases: [string, string, string][] = [
+    [
+      ld({ "@type": "NewsArticle", publisher: { "@type": "Organization", name: "Daily" } }),
+      "",
+      "Daily",
+    ],
+    [`<meta name="application-name" content="App Name">`, "", "App Name"],
+    [
+      "<title>Story</title>",
+      `<div class="site-logo"><img src="/l.png" alt="Logo Co"></div>`,
+      "Logo Co",
+    ],
+    ["<title>A story - The Courier</title>", "", "The Courier"],
+  ];
+  for (const [head, body, expected] of cases) {
+    assert.equal(extractMetadata(page(head, body), AT).siteName, expected, expected);
+  }
+});
+
+Deno.test("image falls back to JSON-LD, image_src, twitter:image:src, the article's lead <img>", () => {
+  const cases: [string, string, string][] = [
+    [ld({ "@type": "Article", image: "/ld.jpg" }), "", "https://site.test/ld.jpg"],
+    [`<link rel="image_src" href="/src.jpg">`, "", "https://site.test/src.jpg"],
+    [`<meta name="twitter:image:src" content="/tw.jpg">`, "", "https://site.test/tw.jpg"],
+    [
+      "",
+      `<img src="/icons/mail.png"><article><img src="/i/logo_small.png"><img src="/ads/x.gif">` +
+      `<img src="/tiny.jpg" width="20"><img src="/photo.jpg"></article>`,
+      "https://site.test/photo.jpg",
+    ],
+  ];
+  for (const [head, body, expected] of cases) {
+    assert.equal(extractMetadata(page(head, body), AT).image?.url, expected, expected);
+  }
+  assert.equal(extractMetadata(page("", `<img src="/icons/mail.png">`), AT).image, null);
+});
+
+Deno.test("description falls back to the first real paragraph; double-encoded entities decoded", () => {
+  const long = "A real paragraph of the article that says what it is about, at some length. "
+    .repeat(2);
+  const m = extractMetadata(
+    page(
+      "",
+      `<nav><p>${
+        "Menu text that is long enough to count as a paragraph of words. ".repeat(2)
+      }</p></nav>` +
+        `<p>We use cookies to give you the best experience on our website, see our policy.</p>` +
+        `<article><p>Short caption.</p><p>${long}</p></article>`,
+    ),
+    AT,
+  );
+  assert.equal(m.description, long.trim());
+  const encoded = extractMetadata(
+    page(`<meta name="description" content="Nigeria&amp;rsquo;s capital &amp;#39;x&amp;#39;">`),
+    AT,
+  );
+  assert.equal(encoded.description, "Nigeria’s capital 'x'");
 });

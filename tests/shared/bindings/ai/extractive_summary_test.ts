@@ -8,15 +8,14 @@ import {
   plainProse,
   splitSentences,
 } from "../../../../shared/bindings/ai/extractive_summary.ts";
-import { parseHtml } from "../../../../shared/net/html.ts";
-import { mainText, pageTitle } from "../../../../functions/ai-summary/readable.ts";
+import { readDocument } from "../../../../functions/ai-summary/readable.ts";
+import { parseTree } from "../../../../functions/ai-summary/tree.ts";
 
-function article() {
+async function article() {
   const html = Deno.readTextFileSync(
     new URL("../../../fixtures/articles/solar_sails.html", import.meta.url),
   );
-  const doc = parseHtml(html);
-  return { title: pageTitle(doc), text: mainText(doc) };
+  return readDocument(await parseTree(html));
 }
 
 const EXPECTED =
@@ -24,16 +23,16 @@ const EXPECTED =
   "Because the pressure never stops, however, a solar sail keeps accelerating for months and can eventually reach speeds that chemical rockets cannot match. " +
   "Future missions plan to use solar sails to watch the Sun from unusual orbits, to visit asteroids, and perhaps one day to send tiny probes toward nearby stars.";
 
-Deno.test("extractiveSummary: the fixture article gives the same three sentences every time", () => {
-  const { title, text } = article();
+Deno.test("extractiveSummary: the fixture article gives the same three sentences every time", async () => {
+  const { title, text } = await article();
   const first = extractiveSummary(text, { title });
   assert.equal(first, EXPECTED);
   for (let i = 0; i < 5; i++) assert.equal(extractiveSummary(text, { title }), first);
   assert.ok(first!.length <= EXTRACTIVE_MAX_CHARS);
 });
 
-Deno.test("extractiveSummary: every sentence comes from the text, in the text's order", () => {
-  const { title, text } = article();
+Deno.test("extractiveSummary: every sentence comes from the text, in the text's order", async () => {
+  const { title, text } = await article();
   const sentences = splitSentences(text);
   const picked = splitSentences(extractiveSummary(text, { title })!);
   assert.equal(picked.length, 3);
@@ -42,8 +41,8 @@ Deno.test("extractiveSummary: every sentence comes from the text, in the text's 
   assert.deepEqual([...positions].sort((a, b) => a - b), positions, "in document order");
 });
 
-Deno.test("extractiveSummary: stays within the length and sentence bounds it is given", () => {
-  const { title, text } = article();
+Deno.test("extractiveSummary: stays within the length and sentence bounds it is given", async () => {
+  const { title, text } = await article();
   for (const maxChars of [40, 120, 250, 400]) {
     const s = extractiveSummary(text, { title, maxChars })!;
     assert.ok(s.length > 0 && s.length <= maxChars, `${s.length} > ${maxChars}`);

@@ -1,0 +1,234 @@
+/**
+ * The reader text `/summary` sends its model, against Mozilla Readability (Firefox Reader View,
+ * run on jsdom: benchmark only) on the same bytes: per-page token F1 over the real pages of
+ * `htmlparser-benchmark` (258 pages of real sites, nobody on the team wrote them), mean and
+ * median, and the ten worst pages. Pages where Readability finds no article (it returns null
+ * or under MIN_REFERENCE_TOKENS tokens) have no reference and are counted apart. Also times
+ * the reader against Readability + jsdom on the same pages (one pass each, interleaved).
+ *
+ * Run alone: `deno run -A bench/reader.ts` (prints the worst pages with both texts' sizes).
+ */
+import { Readability } from "@mozilla/readability";
+import { JSDOM, VirtualConsole } from "jsdom";
+import { fileURLToPath } from "node:url";
+import { type BenchRow, errorRow, formatTable, percentile, QUICK } from "./harness.ts";
+import { readPage } from "../functions/ai-summary/readable.ts";
+import { parseTree } from "../functions/ai-summary/tree.ts";
+import { parseHtml } from "../shared/net/html.ts";
+
+/** Readability output under this many tokens is not an article: no reference for the page. */
+export const MIN_REFERENCE_TOKENS = 50;
+/** Targets from issue 16. */
+const TARGET_MEAN_F1 = 0.92;
+
+/** One real page of the corpus. */
+export interface CorpusPage {
+  name: string;
+  html: string;
+}
+
+/** The htmlparser-benchmark pages (258 real pages), sorted by name. */
+export function corpus(): CorpusPage[] {
+  const dir = fileURLToPath(import.meta.resolve("htmlparser-benchmark/files/"));
+  const names = [...Deno.readDirSync(dir)].filter((e) => e.isFile).map((e) => e.name).sort();
+  const picked = QUICK ? names.filter((_, i) => i % 4 === 0) : names;
+  return picked.map((name) => ({ name, html: Deno.readTextFileSync(`${dir}/${name}`) }));
+}
+
+/** Lowercased word tokens (letters and digits, any script). */
+export function tokens(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Token F1 of `candidate` against `reference` (multisets: each token counts as often as it occurs). */
+export function tokenF1(candidate: string[], reference: string[]): number {
+  if (candidate.length === 0 && reference.length === 0) return 1;
+  if (candidate.length === 0 || reference.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const t of reference) counts.set(t, (counts.get(t) ?? 0) + 1);
+  let overlap = 0;
+  for (const t of candidate) {
+    const n = counts.get(t) ?? 0;
+    if (n > 0) {
+      overlap++;
+      counts.set(t, n - 1);
+    }
+  }
+  const precision = overlap / candidate.length;
+  const recall = overlap / reference.length;
+  return overlap === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+}
+
+/** Readability's article text for a page; null when it finds no article. */
+export function readabilityText(html: string): string | null {
+  // jsdom builds the tree a browser builds (parse5); its CSS warnings are not wanted here.
+  const dom = new JSDOM(html, { virtualConsole: new VirtualConsole() });
+  try {
+    return new Readability(dom.window.document).parse()?.textContent ?? null;
+  } finally {
+    dom.window.close();
+  }
+}
+
+/** The score of one page. */
+export interface PageScore {
+  name: string;
+  f1: number;
+  precision: number;
+  recall: number;
+  oursTokens: number;
+  theirsTokens: number;
+}
+
+/** Precision and recall of `candidate` against `reference`. */
+function pr(candidate: string[], reference: string[]): { precision: number; recall: number } {
+  const counts = new Map<string, number>();
+  for (const t of reference) counts.set(t, (counts.get(t) ?? 0) + 1);
+  let overlap = 0;
+  for (const t of candidate) {
+    const n = counts.get(t) ?? 0;
+    if (n > 0) {
+      overlap++;
+      counts.set(t, n - 1);
+    }
+  }
+  return {
+    precision: candidate.length ? overlap / candidate.length : 0,
+    recall: reference.length ? overlap / reference.length : 0,
+  };
+}
+
+/** Scores every page; pages without a reference are listed apart. */
+export async function score(
+  pages: CorpusPage[],
+): Promise<{ scores: PageScore[]; noReference: string[]; oursMs: number; theirsMs: number }> {
+  const scores: PageScore[] = [];
+  const noReference: string[] = [];
+  let oursMs = 0;
+  let theirsMs = 0;
+  for (const page of pages) {
+    let t = performance.now();
+    let reference: string | null = null;
+    try {
+      reference = readabilityText(page.html);
+    } catch {
+      reference = null;
+    }
+    theirsMs += performance.now() - t;
+    t = performance.now();
+    const ours = (await readPage(page.html)).text;
+    oursMs += performance.now() - t;
+    const ref = tokens(reference ?? "");
+    if (ref.length < MIN_REFERENCE_TOKENS) {
+      noReference.push(page.name);
+      continue;
+    }
+    const cand = tokens(ours);
+    scores.push({
+      name: page.name,
+      f1: tokenF1(cand, ref),
+      ...pr(cand, ref),
+      oursTokens: cand.length,
+      theirsTokens: ref.length,
+    });
+  }
+  return { scores, noReference, oursMs, theirsMs };
+}
+
+/**
+ * The cost of the browser-grade tree: parse5 (through the htmlparser2 tree adapter, in chunks,
+ * bounded) against htmlparser2's parseDocument, the project's other parser, on every page.
+ * Rounds interleave the two; the median round is reported.
+ */
+async function parseCost(pages: CorpusPage[]): Promise<{ parse5: number; htmlparser2: number }> {
+  const rounds = QUICK ? 1 : 3;
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    let t = performance.now();
+    for (const p of pages) await parseTree(p.html);
+    a.push(performance.now() - t);
+    t = performance.now();
+    for (const p of pages) parseHtml(p.html);
+    b.push(performance.now() - t);
+  }
+  return { parse5: percentile(a, 50), htmlparser2: percentile(b, 50) };
+}
+
+/** The benchmark's rows (harness contract). */
+export async function run(): Promise<BenchRow[]> {
+  try {
+    const pages = corpus();
+    const { scores, noReference, oursMs, theirsMs } = await score(pages);
+    const f1s = scores.map((s) => s.f1);
+    const mean = f1s.reduce((a, b) => a + b, 0) / f1s.length;
+    const median = percentile(f1s, 50);
+    const worst = [...scores].sort((a, b) => a.f1 - b.f1).slice(0, 10);
+    const note = `${scores.length} of ${pages.length} htmlparser-benchmark pages ` +
+      `(${noReference.length} where Readability finds no article have no reference)`;
+    const rows: BenchRow[] = [
+      {
+        measure: "reader text vs Readability: mean token F1",
+        unit: "%",
+        project: round(mean * 100),
+        baseline: null,
+        ratio: mean,
+        target: `>= ${TARGET_MEAN_F1 * 100}%`,
+        pass: mean >= TARGET_MEAN_F1,
+        note,
+      },
+      {
+        measure: "reader text vs Readability: median token F1",
+        unit: "%",
+        project: round(median * 100),
+        baseline: null,
+        ratio: median,
+        target: "reported",
+        pass: true,
+        note,
+      },
+      ...worst.map((s, i): BenchRow => ({
+        measure: `reader worst ${i + 1}: ${s.name} (P ${pct(s.precision)}, R ${pct(s.recall)}, ` +
+          `${s.oursTokens}/${s.theirsTokens} tokens)`,
+        unit: "%",
+        project: round(s.f1 * 100),
+        baseline: null,
+        ratio: s.f1,
+        target: "reported",
+        pass: true,
+      })),
+      {
+        measure: "reader time, all pages (vs Readability on jsdom)",
+        unit: "ms",
+        project: round(oursMs),
+        baseline: round(theirsMs),
+        ratio: oursMs / theirsMs,
+        target: "<= 1.00x",
+        pass: oursMs <= theirsMs,
+        note: "one pass per page, parse included; noisy on a loaded machine",
+      },
+    ];
+    const cost = await parseCost(pages);
+    rows.push({
+      measure: "parse time, all pages: parse5 tree (reader) vs htmlparser2 (shared/net/html.ts)",
+      unit: "ms",
+      project: round(cost.parse5),
+      baseline: round(cost.htmlparser2),
+      ratio: cost.parse5 / cost.htmlparser2,
+      target: "reported (the cost of a browser-grade tree)",
+      pass: true,
+      note: "median of interleaved rounds; noisy on a loaded machine",
+    });
+    return rows;
+  } catch (err) {
+    return [errorRow("bench/reader.ts", err)];
+  }
+}
+
+const pct = (n: number) => `${Math.round(n * 100)}%`;
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+if (import.meta.main) console.log(formatTable(await run()));

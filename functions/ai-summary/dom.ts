@@ -1,0 +1,114 @@
+/**
+ * Small DOM helpers over domhandler trees for the reader: every walk is iterative (an explicit
+ * stack, never recursion), so a deeply nested page cannot overflow the call stack, and the
+ * mutations keep domhandler's parent/prev/next links right.
+ */
+import type { AnyNode, Element, ParentNode } from "domhandler";
+
+/** True for an element node. */
+export function isElement(node: AnyNode | null | undefined): node is Element {
+  return !!node && (node.type === "tag" || node.type === "script" || node.type === "style");
+}
+
+/** True for a text node. */
+export function isTextNode(node: AnyNode): node is AnyNode & { data: string } {
+  return node.type === "text";
+}
+
+/** The child nodes of a node (none for texts and comments). */
+export function childrenOf(node: AnyNode): AnyNode[] {
+  return "children" in node ? (node as ParentNode).children : [];
+}
+
+/** The element children of a node. */
+export function elementChildren(node: AnyNode): Element[] {
+  return childrenOf(node).filter(isElement);
+}
+
+/** The concatenated text of every text node under `node` (like DOM `textContent`). */
+export function textContent(node: AnyNode): string {
+  if (isTextNode(node)) return node.data;
+  const parts: string[] = [];
+  const stack: AnyNode[] = [node];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (isTextNode(n)) parts.push(n.data);
+    else {
+      const kids = childrenOf(n);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    }
+  }
+  return parts.join("");
+}
+
+/** `textContent` trimmed, runs of two or more white space characters made one space. */
+export function innerText(node: AnyNode): string {
+  return textContent(node).trim().replace(/\s{2,}/g, " ");
+}
+
+/** Every element under `root` (not `root` itself) whose name is in `names`, in document order. */
+export function descendants(root: AnyNode, names?: ReadonlySet<string>): Element[] {
+  const out: Element[] = [];
+  const stack: AnyNode[] = [];
+  const kids = childrenOf(root);
+  for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (!isElement(n)) continue;
+    if (!names || names.has(n.name)) out.push(n);
+    const c = n.children;
+    for (let i = c.length - 1; i >= 0; i--) stack.push(c[i]);
+  }
+  return out;
+}
+
+/** True when `el` has an ancestor named `name` (within `maxDepth` levels when > 0). */
+export function hasAncestor(
+  el: AnyNode,
+  name: string,
+  maxDepth = 0,
+  filter?: (el: Element) => boolean,
+): boolean {
+  let depth = 0;
+  for (let p = el.parent; p; p = p.parent) {
+    if (maxDepth > 0 && depth > maxDepth) return false;
+    if (isElement(p) && p.name === name && (!filter || filter(p))) return true;
+    depth++;
+  }
+  return false;
+}
+
+/** Removes a node from its parent. */
+export function detach(node: AnyNode): void {
+  const parent = node.parent;
+  if (!parent) return;
+  const i = parent.children.indexOf(node as never);
+  if (i >= 0) parent.children.splice(i, 1);
+  if (node.prev) node.prev.next = node.next;
+  if (node.next) node.next.prev = node.prev;
+  node.parent = node.prev = node.next = null;
+}
+
+/** Inserts `node` into `parent` before `before` (at the end when null). */
+export function insert(parent: ParentNode, node: AnyNode, before: AnyNode | null = null): void {
+  detach(node);
+  const kids = parent.children;
+  const i = before ? kids.indexOf(before as never) : -1;
+  const at = i >= 0 ? i : kids.length;
+  const prev = at > 0 ? kids[at - 1] : null;
+  const next = at < kids.length ? kids[at] : null;
+  kids.splice(at, 0, node as never);
+  node.parent = parent;
+  node.prev = prev;
+  node.next = next;
+  if (prev) prev.next = node;
+  if (next) next.prev = node;
+}
+
+/** Puts `replacement` where `old` is and removes `old`. */
+export function replace(old: AnyNode, replacement: AnyNode): void {
+  const parent = old.parent;
+  if (!parent) return;
+  insert(parent, replacement, old);
+  detach(old);
+}

@@ -1,0 +1,115 @@
+/**
+ * The reader's HTML tree: parse5 builds the tree a browser builds (text after a stray
+ * `</html>` stays in `<body>`, tables and misnested tags are repaired by the HTML standard's
+ * rules) and parse5-htmlparser2-tree-adapter makes it a domhandler tree, so css-select and the
+ * shared helpers read it like any other. The parse is bounded: nesting depth, node count and
+ * time; it is fed in chunks and yields to the event loop between them, so one hostile page
+ * does not block other requests for long.
+ */
+import { Parser } from "parse5";
+import { adapter } from "parse5-htmlparser2-tree-adapter";
+import type { Document, Element, ParentNode } from "domhandler";
+
+/** Limits of one page's parse and read. */
+export interface TreeLimits {
+  /** Deepest element nesting accepted (browsers stop nesting at 512). */
+  maxDepth: number;
+  /** Most nodes (elements, texts, comments) accepted. */
+  maxNodes: number;
+  /** Milliseconds the parse and the read may take together. */
+  maxMs: number;
+}
+
+/** The reader's default limits: far above real pages (depth < 100, nodes < 30k in the corpus). */
+export const DEFAULT_TREE_LIMITS: TreeLimits = { maxDepth: 1024, maxNodes: 300_000, maxMs: 3000 };
+
+/** Characters fed to the parser between two yields to the event loop. */
+const CHUNK_CHARS = 64 * 1024;
+
+/** A page over one of the limits; the message says which. */
+export class TreeLimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TreeLimitError";
+  }
+}
+
+/** A running clock against `maxMs`. */
+export class Deadline {
+  readonly #end: number;
+  readonly #ms: number;
+  constructor(ms: number) {
+    this.#ms = ms;
+    this.#end = performance.now() + ms;
+  }
+  /** Throws TreeLimitError once the time is up. */
+  check(): void {
+    if (performance.now() > this.#end) {
+      throw new TreeLimitError(`Page too complex to read: took over ${this.#ms} ms`);
+    }
+  }
+}
+
+const DEPTH = Symbol("depth");
+type WithDepth = ParentNode & { [DEPTH]?: number };
+
+/**
+ * Parses `html` as a browser would, into a domhandler Document. Throws TreeLimitError when
+ * the page nests deeper than `maxDepth`, has more than `maxNodes` nodes or takes longer than
+ * the deadline.
+ */
+export async function parseTree(
+  html: string,
+  limits: TreeLimits = DEFAULT_TREE_LIMITS,
+  deadline: Deadline = new Deadline(limits.maxMs),
+): Promise<Document> {
+  let nodes = 0;
+  const count = () => {
+    if (++nodes > limits.maxNodes) {
+      throw new TreeLimitError(`Page too large to read: over ${limits.maxNodes} nodes`);
+    }
+    if ((nodes & 1023) === 0) deadline.check();
+  };
+  // Depth is recorded on each node as it is attached (children of a node moved later by the
+  // adoption agency keep their old depth: close enough for a bound).
+  const place = (parent: WithDepth, child: WithDepth) => {
+    const depth = (parent[DEPTH] ?? 0) + 1;
+    if (depth > limits.maxDepth) {
+      throw new TreeLimitError(`Page nested too deeply to read: over ${limits.maxDepth} levels`);
+    }
+    child[DEPTH] = depth;
+  };
+  const bounded: typeof adapter = {
+    ...adapter,
+    appendChild(parent, child) {
+      count();
+      place(parent as WithDepth, child as unknown as WithDepth);
+      adapter.appendChild(parent, child);
+    },
+    insertBefore(parent, child, reference) {
+      count();
+      place(parent as WithDepth, child as unknown as WithDepth);
+      adapter.insertBefore(parent, child, reference);
+    },
+  };
+  const parser = new Parser({ treeAdapter: bounded });
+  for (let i = 0; i < html.length; i += CHUNK_CHARS) {
+    const last = i + CHUNK_CHARS >= html.length;
+    parser.tokenizer.write(html.slice(i, i + CHUNK_CHARS), last);
+    deadline.check();
+    if (!last) await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  if (html.length === 0) parser.tokenizer.write("", true);
+  return parser.document as unknown as Document;
+}
+
+/** The `<body>` of a parsed tree (parse5 always makes one), else the first `<html>`. */
+export function bodyOf(doc: Document): Element | null {
+  const html = doc.children.find((n) => n.type === "tag" && (n as Element).name === "html") as
+    | Element
+    | undefined;
+  if (!html) return null;
+  return (html.children.find((n) => n.type === "tag" && (n as Element).name === "body") as
+    | Element
+    | undefined) ?? html;
+}

@@ -1,0 +1,158 @@
+/**
+ * Fallbacks read from the page's body markup, after every declared source (meta tags, JSON-LD,
+ * microdata): bylines, date stamps, site logos, the article's lead image and first paragraph.
+ * The selectors are data, in the order tried (after metascraper's rule bundles, which users
+ * compare against); each guard says what a real page puts there that is not the value.
+ */
+import { isTag } from "domhandler";
+import { compile, selectAll } from "css-select";
+import { type AnyNode, attr, type Document, type Element, text } from "../../shared/net/html.ts";
+
+/** Compiled selectors by text: compiling is most of a query's cost (~0.1 ms each). */
+const compiled = new Map<string, ReturnType<typeof compile<AnyNode, Element>>>();
+
+/** Every element under `root` matching `selector` (each selector compiled once per process). */
+function select(root: AnyNode, selector: string): Element[] {
+  let query = compiled.get(selector);
+  if (!query) compiled.set(selector, query = compile<AnyNode, Element>(selector));
+  return selectAll(query, root) as Element[];
+}
+
+/** The first matching element's value that `accept` keeps. */
+function firstValue(
+  doc: Document,
+  selector: string,
+  read: (el: Element) => string | null,
+  accept: (value: string) => boolean = () => true,
+): string | null {
+  for (const el of select(doc, selector)) {
+    const value = read(el);
+    if (value && accept(value)) return value;
+  }
+  return null;
+}
+
+const textOf = (el: Element) => text(el) || null;
+/** Two words at least: "Staff" or a lone handle is not a byline. */
+const twoWords = (v: string) => /^\S+\s+\S+/.test(v);
+
+/** A body selector and how its value is read. */
+export interface BodyRule {
+  selector: string;
+  read: (el: Element) => string | null;
+  /** Only values this accepts (e.g. two words for loose author matches). */
+  accept?: (value: string) => boolean;
+}
+
+/** Author candidates in the body, in order (values still go through `cleanAuthor`). */
+export const AUTHOR_RULES: BodyRule[] = [
+  { selector: '[itemprop*="author" i] [itemprop="name"]', read: textOf },
+  { selector: '[itemprop*="author" i]', read: textOf },
+  { selector: '[rel="author"]', read: textOf },
+  { selector: 'a[class*="author" i]', read: textOf, accept: twoWords },
+  { selector: '[class*="author" i] a', read: textOf, accept: twoWords },
+  { selector: 'a[href*="/author/" i]', read: textOf, accept: twoWords },
+  { selector: 'a[class*="screenname" i]', read: textOf },
+  { selector: '[class*="author" i]', read: textOf, accept: twoWords },
+  { selector: '[class*="byline" i]', read: textOf, accept: twoWords },
+];
+
+/** Date candidates in the body, in order (values still go through `toIsoDate`). */
+export const DATE_RULES: BodyRule[] = [
+  { selector: '[itemprop*="date" i]', read: (el) => attr(el, "content") },
+  { selector: '[itemprop*="date" i]', read: (el) => attr(el, "title") },
+  { selector: 'time[itemprop*="date" i]', read: (el) => attr(el, "datetime") },
+  { selector: "time[datetime]", read: (el) => attr(el, "datetime") },
+  { selector: '[class*="byline" i]', read: textOf },
+  { selector: '[id*="date" i]', read: textOf },
+  { selector: '[class*="date" i]', read: textOf },
+  { selector: '[class*="time" i]', read: textOf },
+  { selector: '[class*="publish" i]', read: textOf },
+];
+
+/** Site-name candidates in the body: the logo's text or alt, a brand link. */
+export const PUBLISHER_RULES: BodyRule[] = [
+  { selector: "#logo", read: textOf },
+  { selector: ".logo", read: textOf },
+  { selector: 'a[class*="brand" i]', read: textOf },
+  { selector: '[class*="logo" i] a img[alt]', read: (el) => attr(el, "alt") },
+  { selector: '[class*="logo" i] img[alt]', read: (el) => attr(el, "alt") },
+];
+
+/** The first value the rules find, each checked by `valid` (e.g. parses as a date). */
+export function fromRules(
+  doc: Document,
+  rules: BodyRule[],
+  valid: (value: string) => boolean = () => true,
+): string | null {
+  for (const r of rules) {
+    const v = firstValue(doc, r.selector, r.read, (x) => (r.accept?.(x) ?? true) && valid(x));
+    if (v) return v;
+  }
+  return null;
+}
+
+/** Where an article's body is, most specific first. */
+const ARTICLE_ROOTS = ["article", '[itemprop="articleBody"]', "#content", "main", '[role="main"]'];
+
+/** Image URLs that are icons, buttons, spacers, ads or trackers rather than a picture of the page. */
+export const NOT_A_PICTURE =
+  /(?:^data:|[/_.-](?:icons?|logos?|sprites?|spacer|pixel|blank|buttons?|btn|badge|avatar|gravatar|loading|ajax-loader|1x1)[/_.-]|\.svg(?:$|\?)|doubleclick\.net|\/ads?\/|[?&;]sz=\d+x\d+)/i;
+
+/** Declared width or height under this many pixels: an icon, not a preview. */
+const MIN_SIDE = 100;
+
+/** The article's lead image: the first real picture inside the article (not an icon). */
+export function leadImage(doc: Document): string | null {
+  for (const root of ARTICLE_ROOTS) {
+    for (const container of select(doc, root)) {
+      for (const img of select(container, "img[src]")) {
+        const src = attr(img, "src");
+        if (!src || NOT_A_PICTURE.test(src)) continue;
+        const w = parseInt(img.attribs.width ?? "", 10);
+        const h = parseInt(img.attribs.height ?? "", 10);
+        if ((w > 0 && w < MIN_SIDE) || (h > 0 && h < MIN_SIDE)) continue;
+        return src;
+      }
+    }
+  }
+  return null;
+}
+
+/** Blocks whose paragraphs are not the page's description. */
+const CHROME = new Set(["nav", "header", "footer", "aside", "form", "figure", "blockquote"]);
+/** A first paragraph shorter than this is a caption or a dateline, not a description. */
+const MIN_PARAGRAPH = 80;
+/** A cookie or consent notice is the first paragraph of many pages, never their description. */
+const COOKIE_NOTICE = /\bcookies?\b|\bconsent\b|\bGDPR\b/i;
+/** Descriptions are cut at a word boundary near this length. */
+const MAX_DESCRIPTION = 300;
+
+/** The first real paragraph: in the article when there is one, outside page chrome, not links. */
+export function firstParagraph(doc: Document): string | null {
+  const roots = ARTICLE_ROOTS.flatMap((r) => select(doc, r));
+  for (const root of [...roots, ...select(doc, "body")]) {
+    for (const p of select(root, "p")) {
+      if (inChrome(p)) continue;
+      const value = text(p);
+      if (value.length < MIN_PARAGRAPH || COOKIE_NOTICE.test(value)) continue;
+      const links = select(p, "a").reduce((n, a) => n + text(a).length, 0);
+      if (links > value.length / 2) continue;
+      return clip(value);
+    }
+  }
+  return null;
+}
+
+function inChrome(el: Element): boolean {
+  for (let p: AnyNode | null = el.parent; p; p = p.parent) {
+    if (isTag(p) && CHROME.has(p.name)) return true;
+  }
+  return false;
+}
+
+function clip(value: string): string {
+  if (value.length <= MAX_DESCRIPTION) return value;
+  const cut = value.slice(0, MAX_DESCRIPTION);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), MAX_DESCRIPTION / 2)).trimEnd()}…`;
+}

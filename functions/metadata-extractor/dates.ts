@@ -1,0 +1,70 @@
+/**
+ * Dates as the page writes them ("Mon, Jan 7 2019 15:37:00 EST", "April 06, 2016 12:00 ET",
+ * "2016-04-25 23:37:17") to ISO 8601 in UTC, so clients can sort and compare them. ISO values
+ * go through `Date`; everything else through chrono-node (the parser metascraper uses too),
+ * with a value that names no timezone read as UTC. A time with no day ("8:38 pm"), a day with no
+ * year ("July 17") or a relative phrase ("2 hours ago") is not a date of the page: null, where
+ * metascraper fills in today's date or this year.
+ */
+import * as chrono from "chrono-node";
+
+/** Reads dates without a timezone as UTC. */
+const UTC = { timezone: 0 };
+/** An ISO 8601 date, with or without a time. */
+const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+const MONTH =
+  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}/i;
+/** Longest text searched for a date. */
+const MAX_TEXT = 300;
+/** Years accepted: the web's. */
+const MIN_YEAR = 1990;
+
+/** The ISO 8601 UTC form of a date the page wrote; null when it holds no whole date. */
+export function toIsoDate(raw: string | number | null | undefined): string | null {
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw === "number") return fromEpoch(raw);
+  const value = raw.replace(/\s+/g, " ").trim();
+  if (value === "") return null;
+  if (/^\d{10}(?:\d{3})?$/.test(value)) return fromEpoch(Number(value));
+  if (ISO.test(value)) {
+    // A space for the T, and a date alone, are read as UTC.
+    const t = Date.parse(value.replace(" ", "T") + (value.length === 10 ? "T00:00:00Z" : ""));
+    if (!Number.isNaN(t)) return checked(new Date(t));
+  }
+  // chrono is the costly step: a date stamp has a digit and is short (a container's whole text is not).
+  if (!/\d/.test(value) || value.length > MAX_TEXT) return null;
+  for (const line of value.split("\n")) {
+    const found = chrono.parse(line, { instant: new Date(), ...UTC });
+    for (const r of found) {
+      // A date without a year ("July 17") is not made this year's, as chrono would.
+      if (!["day", "month", "year"].every((c) => r.start.isCertain(c as "day"))) continue;
+      if (!MONTH.test(r.text)) continue; // "2 hours ago", "yesterday": not a date of the page
+      const iso = checked(r.date());
+      if (iso) return iso;
+    }
+  }
+  return null;
+}
+
+function fromEpoch(n: number): string | null {
+  return checked(new Date(n < 1e11 ? n * 1000 : n));
+}
+
+function checked(d: Date): string | null {
+  if (Number.isNaN(d.getTime())) return null;
+  const year = d.getUTCFullYear();
+  return year >= MIN_YEAR && year <= new Date().getUTCFullYear() + 1 ? d.toISOString() : null;
+}
+
+/** Where the first whole date in `text` starts (a byline's "Jane Doe, July 18, 2013"); null if none. */
+export function dateStart(text: string): number | null {
+  if (!/\d/.test(text) || text.length > MAX_TEXT) return null;
+  for (const r of chrono.parse(text, { instant: new Date(), ...UTC })) {
+    if (
+      ["day", "month", "year"].every((c) => r.start.isCertain(c as "day")) && MONTH.test(r.text)
+    ) {
+      return r.index;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,46 @@
+/** The reader's bounded browser-grade parse (functions/ai-summary/tree.ts). */
+import assert from "node:assert/strict";
+import { bodyOf, parseTree, TreeLimitError } from "../../functions/ai-summary/tree.ts";
+import { descendants, textContent } from "../../functions/ai-summary/dom.ts";
+
+Deno.test("parseTree: builds the tree a browser builds (stray </html>, misnesting, tables)", async () => {
+  const doc = await parseTree(
+    "<p>one</html><p>two<table><tr><td>cell</td></tr>stray</table><b><i>x</b>y</i>",
+  );
+  const body = bodyOf(doc)!;
+  assert.equal(body.name, "body");
+  assert.equal(textContent(body), "onetwostraycellxy", "foster-parented text before the table");
+  assert.deepEqual(descendants(body).map((e) => e.name).slice(0, 3), ["p", "p", "table"]);
+});
+
+Deno.test("parseTree: large pages are fed in chunks and come out whole", async () => {
+  const html = `<body>${"<p>word</p>".repeat(30_000)}</body>`;
+  const doc = await parseTree(html, { maxDepth: 1024, maxNodes: 1_000_000, maxMs: 60_000 });
+  assert.equal(descendants(bodyOf(doc)!, new Set(["p"])).length, 30_000);
+});
+
+Deno.test("parseTree: over the depth or node bound is a TreeLimitError naming the bound", async () => {
+  const limits = { maxDepth: 50, maxNodes: 500, maxMs: 10_000 };
+  await assert.rejects(
+    parseTree("<div>".repeat(60), limits),
+    (e: unknown) => e instanceof TreeLimitError && /over 50 levels/.test(e.message),
+  );
+  await assert.rejects(parseTree("<b></b>".repeat(600), limits), /over 500 nodes/);
+  await parseTree("<div>".repeat(40), limits); // under both
+});
+
+Deno.test("parseTree: other requests run while a big page is parsed", async () => {
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 0);
+  try {
+    // 20,000 paragraphs: ~330 KiB, six chunks; a generous deadline (the machine may be loaded).
+    await parseTree(`<body>${"<p>some words</p>".repeat(20_000)}</body>`, {
+      maxDepth: 1024,
+      maxNodes: 1_000_000,
+      maxMs: 60_000,
+    });
+  } finally {
+    clearInterval(timer);
+  }
+  assert.ok(ticks >= 3, `the event loop ran ${ticks} times during the parse`);
+});

@@ -1,0 +1,33 @@
+/** Dates to ISO 8601 UTC (functions/metadata-extractor/dates.ts). */
+import assert from "node:assert/strict";
+import { dateStart, toIsoDate } from "../../functions/metadata-extractor/dates.ts";
+
+Deno.test("toIsoDate: what pages write becomes ISO 8601 in UTC", () => {
+  const cases: [string | number, string][] = [
+    ["Mon, Jan 7 2019 15:37:00 EST", "2019-01-07T20:37:00.000Z"],
+    ["April 06, 2016 12:00 ET", "2016-04-06T16:00:00.000Z"],
+    ["2016-04-25 23:37:17", "2016-04-25T23:37:17.000Z"], // no zone: UTC
+    ["2013-05-15T14:02:39-04:00", "2013-05-15T18:02:39.000Z"],
+    ["2023-11-20", "2023-11-20T00:00:00.000Z"],
+    ["Posted: 07/18/2013 10:36 AM", "2013-07-18T10:36:00.000Z"],
+    ["9:35 p.m. EDT July 18, 2013", "2013-07-19T01:35:00.000Z"],
+    [1373000000, "2013-07-05T04:53:20.000Z"],
+    ["1373000000000", "2013-07-05T04:53:20.000Z"],
+  ];
+  for (const [raw, iso] of cases) assert.equal(toIsoDate(raw), iso, String(raw));
+});
+
+Deno.test("toIsoDate: a time alone, a day without a year, relative phrases and junk are null", () => {
+  for (
+    const raw of ["8:38 pm", "July 17", "Updated 2 hours ago", "yesterday", "By Bob", "", "  "]
+  ) {
+    assert.equal(toIsoDate(raw), null, raw);
+  }
+  assert.equal(toIsoDate("1970-01-01"), null, "before the web: a placeholder, not a date");
+  assert.equal(toIsoDate(null), null);
+});
+
+Deno.test("dateStart: where a byline's date stamp begins", () => {
+  assert.equal(dateStart("Jeff Gluck, USA TODAY Sports 4:52 p.m. EDT May 15, 2013"), 29);
+  assert.equal(dateStart("Jane Doe"), null);
+});
