@@ -94,7 +94,7 @@ class DevService {
   private startedAt = 0;
   private stopping = false;
   private crashes = 0;
-  private restartTimer?: number;
+  private restartTimer?: ReturnType<typeof setTimeout>;
   /** Set for good by close(): nothing starts again. */
   private closed = false;
   /** Stops and restarts run one after the other, never interleaved. */
@@ -276,7 +276,7 @@ async function main(): Promise<void> {
   }
 
   let pending: string[] = [];
-  let timer: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   for await (const event of watcher) {
     if (event.kind === "access" || shuttingDown) continue;
     pending.push(...event.paths);
