@@ -12,8 +12,10 @@ const readme = await Deno.readTextFile(new URL("README.md", ROOT));
 
 /** The cells of the Markdown table rows in `text` (header and separator rows left out). */
 function tableRows(text: string): string[][] {
-  return text.split("\n")
-    .filter((line) => line.startsWith("|") && !/^\|\s*-/.test(line))
+  const lines = text.split("\n");
+  const separator = (line = "") => /^\|\s*:?-/.test(line);
+  return lines
+    .filter((line, i) => line.startsWith("|") && !separator(line) && !separator(lines[i + 1]))
     .map((line) => line.replace(/^\||\|$/g, "").split("|").map((cell) => cell.trim()));
 }
 
