@@ -30,6 +30,12 @@ export interface Benchmark {
   run(): Promise<BenchRow[]>;
 }
 
+/**
+ * `--config` for a benchmark file run as its own process: bench/deno.json, whose import map
+ * has the benchmark-only packages (services run with the root deno.json, like users run them).
+ */
+export const BENCH_CONFIG_ARGS = ["--config", new URL("./deno.json", import.meta.url).pathname];
+
 /** `BENCH_QUICK=1`: modules that support it use smaller sizes and fewer rounds. */
 export const QUICK = Deno.env.get("BENCH_QUICK") === "1";
 

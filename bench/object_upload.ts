@@ -21,6 +21,7 @@ import { DeleteObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { createS3Client, MIN_PART_SIZE, QUEUE_SIZE } from "../shared/bindings/bucket/s3.ts";
 import {
+  BENCH_CONFIG_ARGS,
   type BenchRow,
   cpuSeconds,
   errorRow,
@@ -59,7 +60,14 @@ class UploadTimeout extends Error {
 /** Starts s3rver (this file with `--s3rver`) in a child process; its endpoint and a stop. */
 export async function startS3rverChild(directory: string) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL(import.meta.url).pathname, "--s3rver", directory],
+    args: [
+      "run",
+      "-A",
+      ...BENCH_CONFIG_ARGS,
+      new URL(import.meta.url).pathname,
+      "--s3rver",
+      directory,
+    ],
     env: { NO_COLOR: "1" },
     stdin: "piped", // closing it stops the child, even if this process dies first
     stdout: "piped",

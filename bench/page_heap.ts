@@ -10,6 +10,7 @@
 import { createApp as createAnalyzer } from "../functions/dependency-analyzer/app.ts";
 import { createApp as createInspector } from "../functions/devtools-inspector/app.ts";
 import {
+  BENCH_CONFIG_ARGS,
   type BenchRow,
   type ChildServer,
   errorRow,
@@ -64,7 +65,15 @@ export async function run(): Promise<BenchRow[]> {
       PAGE_FILE: `${temp}/page.html`,
     });
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--v8-flags=--expose-gc", "bench/page_heap.ts", "--child", page.origin],
+      args: [
+        "run",
+        "-A",
+        ...BENCH_CONFIG_ARGS,
+        "--v8-flags=--expose-gc",
+        "bench/page_heap.ts",
+        "--child",
+        page.origin,
+      ],
       cwd: new URL("../", import.meta.url),
       stdout: "piped",
       stderr: "piped",

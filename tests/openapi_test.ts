@@ -126,7 +126,12 @@ function operations(doc: Json): Operation[] {
  * - entries of method `ALL`: Hono's route table lists middleware (`app.use`) that way;
  * - the documentation endpoints themselves (the document does not describe itself).
  */
-const DOC_ENDPOINTS = ["GET /openapi.json", "GET /docs", "GET /docs/scalar.js"];
+const DOC_ENDPOINTS = [
+  "GET /openapi.json",
+  "GET /docs",
+  "GET /docs/scalar.js",
+  "GET /docs/favicon.svg",
+];
 
 /** Hono's `/:code`, `/:key{.+}` and `/:id?` as OpenAPI's `/{code}`, `/{key}`, `/{id}`. */
 function openapiPath(honoPath: string): string {

@@ -226,6 +226,7 @@ export const publicRoute = createRoute({
       key: z.string().openapi({
         param: { name: "key", in: "path", required: true },
         description: "The key, each segment percent-encoded",
+        example: "photos/cat.jpg", // the key of PUT /object's example, so /docs' try-it finds it
       }),
     }),
   },

@@ -5,6 +5,7 @@
  */
 import type { Env } from "../../shared/contract/config.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
+import { describeFetchFailure } from "../../shared/net/fetch_failure.ts";
 import type { RepoRef } from "./github_url.ts";
 import { MANIFEST_FILES } from "./manifests.ts";
 
@@ -172,9 +173,10 @@ class GithubApi {
     try {
       res = await fetch(`${this.config.apiUrl}${path}`, { headers, signal: this.signal });
     } catch (err) {
+      const host = new URL(this.config.apiUrl).host;
       throw this.signal.aborted
-        ? fail(`GitHub API timed out after ${this.limits.timeoutMs} ms`)
-        : fail(`GitHub API request failed: ${err instanceof Error ? err.message : String(err)}`);
+        ? fail(`GitHub API (${host}) timed out after ${this.limits.timeoutMs} ms`)
+        : fail(`GitHub API request failed: ${describeFetchFailure(err, this.config.apiUrl)}`);
     }
     if (res.ok) return res;
     const message = await errorMessage(res);

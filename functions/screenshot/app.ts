@@ -10,7 +10,7 @@ import { isPublicHost } from "../../shared/net/address.ts";
 import type { BrowserBinding } from "../../shared/bindings/browser/mod.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { errorResponses } from "../../shared/contract/openapi.ts";
-import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
+import { type FetchPolicy, privateHostError } from "../../shared/net/safe_fetch.ts";
 import { DEFAULT_LIMITS, DEFAULT_QUALITY, type ScreenshotLimits } from "./limits.ts";
 import { PageSlots } from "./page_slots.ts";
 import { WarmPages } from "./warm_pages.ts";
@@ -111,7 +111,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     // The shared literal-host check: a private name or address is never even queued.
     const allowed = policy.allowPrivate || policy.allowOrigins?.has(target.origin) ||
       isPublicHost(target.hostname);
-    if (!allowed) throw new ApiError("INVALID_URL", "URL host is a private or reserved address");
+    if (!allowed) throw privateHostError(policy);
 
     const key = JSON.stringify([
       url,

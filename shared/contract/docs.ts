@@ -2,14 +2,23 @@
  * `GET /docs`: the Scalar API reference over `/openapi.json`, self-contained. The Scalar bundle
  * is served by the experiment itself (`/docs/scalar.js`, from the npm package
  * `@scalar/api-reference`), and the page is configured so that it reaches nothing but its own
- * origin: no web fonts from fonts.scalar.com, no telemetry, no hosted AI agent. It works with
- * no internet access; tests/docs_browser_test.ts checks every request the page makes.
+ * origin: no web fonts from fonts.scalar.com, no telemetry, no hosted AI agent, no MCP
+ * generator and no developer tools (their Share and Deploy upload the document to Scalar's
+ * cloud; they show on localhost by default). It works with no internet access;
+ * tests/docs_browser_test.ts checks every request the page makes, after clicking around too.
  */
 import { Scalar } from "@scalar/hono-api-reference";
 import type { Hono } from "hono";
 
 /** Where the page loads the Scalar bundle from (served below). */
 export const SCALAR_SCRIPT_PATH = "/docs/scalar.js";
+/** The page's icon (served below), so the browser asks this origin and nothing else. */
+export const FAVICON_PATH = "/docs/favicon.svg";
+
+/** A small icon: a bolt on a rounded square (edge functions). */
+const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">` +
+  `<rect width="32" height="32" rx="7" fill="#1f6feb"/>` +
+  `<path d="M18 4 8 18h7l-2 10 11-15h-7z" fill="#fff"/></svg>`;
 
 /**
  * File name of the Scalar script beside a built bundle (`deno task build` writes
@@ -55,8 +64,16 @@ export function addDocs(app: Hono<any>, title: string): void {
       withDefaultFonts: false,
       telemetry: false,
       agent: { disabled: true },
+      mcp: { disabled: true },
+      showDeveloperTools: "never",
+      favicon: FAVICON_PATH,
     }),
   );
+  app.get(FAVICON_PATH, (c) =>
+    c.body(FAVICON_SVG, 200, {
+      "content-type": "image/svg+xml",
+      "cache-control": "public, max-age=86400",
+    }));
   app.get(SCALAR_SCRIPT_PATH, async (c) => {
     const js = await readBundle();
     return c.body(js as Uint8Array<ArrayBuffer>, 200, {

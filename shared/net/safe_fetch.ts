@@ -29,6 +29,8 @@ export interface FetchPolicy {
   timeoutMs: number;
   /** Cap on the (decompressed) body. */
   maxBytes: number;
+  /** `DEV_MODE=true` (set by `deno task dev`): refusals hint at `ALLOW_PRIVATE_NETWORKS`. */
+  devMode?: boolean;
   /** Test hook: origins (`http://127.0.0.1:4100`) reachable although their address is not public. */
   allowOrigins?: ReadonlySet<string>;
   /** Test hook: a resolver that replaces DNS (so a test can name a host that resolves to loopback). */
@@ -162,7 +164,7 @@ export async function safeFetch(
   if (!requested) throw new ApiError("INVALID_URL", "Missing or invalid url");
   const first = new URL(requested);
   if (!policy.allowPrivate && !isAllowedOrigin(first, policy) && !isPublicHost(first.hostname)) {
-    throw new ApiError("INVALID_URL", "URL host is a private or reserved address");
+    throw privateHostError(policy);
   }
   const code = options.errorCode ?? "FETCH_ERROR";
   const deadline = AbortSignal.timeout(policy.timeoutMs);
@@ -479,10 +481,26 @@ function decode(body: Uint8Array, charset: string): string {
   return new TextDecoder(charset).decode(body);
 }
 
-/** The outbound fetch policy: `ALLOW_PRIVATE_NETWORKS`, `FETCH_TIMEOUT_MS`, `FETCH_MAX_BYTES`. */
+/** The message of a refused literal private host; DEV_MODE_HINT is added in dev only. */
+export const PRIVATE_HOST_MESSAGE = "URL host is a private or reserved address";
+/** What a developer trying local pages needs to know (never said by a deployed service). */
+export const DEV_MODE_HINT =
+  "dev: ALLOW_PRIVATE_NETWORKS=true deno task dev lets the local services fetch it";
+
+/** 400 INVALID_URL for a URL whose host is private or reserved (with the hint in dev). */
+export function privateHostError(policy: Pick<FetchPolicy, "devMode">): ApiError {
+  const hint = policy.devMode ? ` (${DEV_MODE_HINT})` : "";
+  return new ApiError("INVALID_URL", `${PRIVATE_HOST_MESSAGE}${hint}`);
+}
+
+/**
+ * The outbound fetch policy: `ALLOW_PRIVATE_NETWORKS`, `FETCH_TIMEOUT_MS`, `FETCH_MAX_BYTES`,
+ * and `DEV_MODE` for the hint.
+ */
 export function fetchPolicyFromEnv(env: Env): FetchPolicy {
   return {
     allowPrivate: env.bool("ALLOW_PRIVATE_NETWORKS", false),
+    devMode: env.bool("DEV_MODE", false),
     timeoutMs: env.int("FETCH_TIMEOUT_MS", DEFAULT_FETCH_POLICY.timeoutMs, 100, 120_000),
     maxBytes: env.int("FETCH_MAX_BYTES", DEFAULT_FETCH_POLICY.maxBytes, 1024, 100 * 1024 * 1024),
   };

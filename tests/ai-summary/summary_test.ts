@@ -202,7 +202,7 @@ Deno.test("summary: a model that hangs is 502 FETCH_OR_AI_ERROR within AI_TIMEOU
     const elapsed = performance.now() - started;
     assert.equal(res.status, 502);
     assert.deepEqual(await res.json(), {
-      error: "AI model timed out after 300 ms",
+      error: `AI model at ${new URL(fake.origin).host} timed out after 300 ms`,
       code: "FETCH_OR_AI_ERROR",
     });
     assert.ok(elapsed >= 290 && elapsed < 3_000, `took ${elapsed} ms`);

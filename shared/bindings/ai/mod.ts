@@ -9,6 +9,7 @@
 import type { InferenceClient } from "@huggingface/inference";
 import { ConfigError, type Env } from "../../contract/config.ts";
 import { ApiError } from "../../contract/errors.ts";
+import { describeFetchFailure } from "../../net/fetch_failure.ts";
 import { extractiveSummary } from "./extractive_summary.ts";
 import { onFirstUse } from "../../contract/lazy.ts";
 
@@ -177,7 +178,15 @@ export function inferenceAi(
       const send = options.fetch ?? fetch;
       // Every request of the call shares the deadline, the client's provider-mapping lookup
       // on the HF Hub included (the client passes no signal to that one).
-      const bounded: typeof fetch = (input, init) => send(input, { ...init, signal });
+      // A refused, unresolvable or TLS-failing server is named with its cause; the client
+      // itself would only say "fetch failed".
+      let unreachable: string | undefined;
+      const bounded: typeof fetch = (input, init) =>
+        send(input, { ...init, signal }).catch((err) => {
+          const url = input instanceof Request ? input.url : String(input);
+          unreachable = describeFetchFailure(err, url);
+          throw err;
+        });
       let output: unknown;
       try {
         output = await (await getClient()).chatCompletion(
@@ -189,8 +198,12 @@ export function inferenceAi(
           { signal, retry_on_error: false, fetch: bounded },
         );
       } catch (err) {
-        if (signal.aborted) throw new AiError(`AI model timed out after ${config.timeoutMs} ms`);
-        throw new AiError(`AI model request failed: ${describeFailure(err)}`.slice(0, 500));
+        const where = config.kind === "hf" ? "" : ` at ${new URL(config.baseUrl).host}`;
+        if (signal.aborted) {
+          throw new AiError(`AI model${where} timed out after ${config.timeoutMs} ms`);
+        }
+        const why = unreachable ?? describeFailure(err);
+        throw new AiError(`AI model request failed: ${why}`.slice(0, 500));
       }
       if (typeof output !== "object" || output === null || output instanceof Blob) {
         throw new AiError("AI model request failed: the server did not answer with JSON");

@@ -177,6 +177,9 @@ class SharedBrowser implements BrowserBinding {
 
   async #start(): Promise<Browser> {
     const timeoutMs = this.config.startTimeoutMs ?? BROWSER_START_TIMEOUT_MS;
+    // A launch takes seconds: say so, rather than leave the first request silent.
+    const started = performance.now();
+    logEvent({ event: "browser_starting", mode: this.mode, message: `${this.#subject()}…` });
     let browser: Browser;
     try {
       const puppeteer = await loadPuppeteer();
@@ -193,12 +196,20 @@ class SharedBrowser implements BrowserBinding {
       logEvent({
         level: "error",
         event: "browser_start_failed",
+        mode: this.mode,
+        durationMs: Math.round(performance.now() - started),
         message: `${this.#subject()} failed: ${describe(err)}`,
       });
       throw new BrowserUnavailableError(`${this.#subject()} failed; ${this.#hint()}`, {
         cause: err,
       });
     }
+    logEvent({
+      event: "browser_started",
+      mode: this.mode,
+      durationMs: Math.round(performance.now() - started),
+      pid: browser.process()?.pid,
+    });
     browser.once("disconnected", () => {
       // Forget a dead browser so the next request starts a fresh one.
       if (this.#current && !this.#closed) {

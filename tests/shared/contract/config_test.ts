@@ -36,7 +36,9 @@ Deno.test("fetch policy from the environment", () => {
   const policy = fetchPolicyFromEnv(
     new Env({ ALLOW_PRIVATE_NETWORKS: "true", FETCH_TIMEOUT_MS: "2500", FETCH_MAX_BYTES: "4096" }),
   );
-  assert.deepEqual(policy, { allowPrivate: true, timeoutMs: 2500, maxBytes: 4096 });
+  assert.deepEqual(policy, { allowPrivate: true, devMode: false, timeoutMs: 2500, maxBytes: 4096 });
   assert.equal(fetchPolicyFromEnv(new Env({})).allowPrivate, false);
+  assert.equal(fetchPolicyFromEnv(new Env({ DEV_MODE: "true" })).devMode, true);
+  assert.throws(() => fetchPolicyFromEnv(new Env({ DEV_MODE: "maybe" })), ConfigError);
   assert.throws(() => fetchPolicyFromEnv(new Env({ FETCH_TIMEOUT_MS: "soon" })), ConfigError);
 });

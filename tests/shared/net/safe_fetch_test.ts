@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { ApiError } from "../../../shared/contract/errors.ts";
-import { safeFetch } from "../../../shared/net/safe_fetch.ts";
+import { Env } from "../../../shared/contract/config.ts";
+import {
+  type FetchPolicy,
+  fetchPolicyFromEnv,
+  PRIVATE_HOST_MESSAGE,
+  safeFetch,
+} from "../../../shared/net/safe_fetch.ts";
 import { startFixtureServer } from "../../support/fixture_server.ts";
 import { guardedPolicy, openPolicy } from "../../support/policy.ts";
 import { startTwinServers } from "../../support/tls.ts";
@@ -283,4 +289,23 @@ Deno.test("OPTIONS keeps its method and headers across redirects; ports and ca r
   } finally {
     await s.close();
   }
+});
+
+Deno.test("a refused private host hints at ALLOW_PRIVATE_NETWORKS in dev only", async () => {
+  const refusal = async (policy: FetchPolicy) => {
+    try {
+      await safeFetch("http://127.0.0.1:9/", policy);
+    } catch (err) {
+      assert.ok(err instanceof ApiError);
+      assert.equal(err.code, "INVALID_URL");
+      return err.message;
+    }
+    assert.fail("not refused");
+  };
+  const deployed = fetchPolicyFromEnv(new Env({}));
+  const dev = fetchPolicyFromEnv(new Env({ DEV_MODE: "true" }));
+  assert.equal(await refusal(deployed), PRIVATE_HOST_MESSAGE);
+  const hinted = await refusal(dev);
+  assert.ok(hinted.startsWith(PRIVATE_HOST_MESSAGE), hinted);
+  assert.ok(hinted.includes("ALLOW_PRIVATE_NETWORKS=true"), hinted);
 });

@@ -144,7 +144,7 @@ Deno.test("openai-compatible: empty or missing completions are null; errors and 
     const started = performance.now();
     await assert.rejects(ai.chat(MESSAGES), (err: unknown) => {
       assert.ok(err instanceof AiError);
-      assert.equal(err.message, "AI model timed out after 250 ms");
+      assert.equal(err.message, `AI model at ${new URL(fake.origin).host} timed out after 250 ms`);
       return true;
     });
     assert.ok(performance.now() - started < 2_000);
@@ -160,7 +160,13 @@ Deno.test("openai-compatible: an unreachable server is an AiError, not a crash",
   const ai = createAi({ kind: "openai-compatible", baseUrl: origin, timeoutMs: 2_000 });
   await assert.rejects(ai.chat(MESSAGES), (err: unknown) => {
     assert.ok(err instanceof AiError);
-    assert.match(err.message, /^AI model request failed: /);
+    // The host and the cause, not the client's bare "fetch failed".
+    assert.equal(
+      err.message,
+      `AI model request failed: ${
+        new URL(origin).host
+      }: connection refused (nothing listens there)`,
+    );
     return true;
   });
 });

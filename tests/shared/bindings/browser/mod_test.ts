@@ -9,6 +9,7 @@ import {
   PROFILE_PREFIX,
   sweepStaleProfiles,
 } from "../../../../shared/bindings/browser/mod.ts";
+import { withRequestLog } from "../../../../shared/contract/log.ts";
 import { chromiumTest } from "../../../screenshot/chromium.ts";
 
 Deno.test("sweepStaleProfiles removes only the folders of dead services", async () => {
@@ -49,4 +50,43 @@ chromiumTest("a SIGKILLed Chromium's profile folder is removed", async (_t, chro
   } finally {
     await binding.close();
   }
+});
+
+chromiumTest(
+  "a Chromium launch is logged when it starts and when it is up, with its duration",
+  async (_t, chromePath) => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = (line: string) => lines.push(JSON.parse(line));
+    const binding = createBrowser({ executablePath: chromePath });
+    try {
+      await withRequestLog("req-1", sink, () => binding.get());
+    } finally {
+      await binding.close();
+    }
+    const starting = lines.find((l) => l.event === "browser_starting");
+    const started = lines.find((l) => l.event === "browser_started");
+    assert.ok(starting && started, JSON.stringify(lines));
+    assert.equal(starting.mode, "launch");
+    assert.equal(starting.requestId, "req-1");
+    assert.ok(lines.indexOf(starting) < lines.indexOf(started));
+    assert.equal(typeof started.durationMs, "number");
+    assert.ok((started.durationMs as number) > 0);
+    assert.equal(typeof started.pid, "number");
+  },
+  { sanitizeOps: false, sanitizeResources: false },
+);
+
+Deno.test("a failed launch is logged with what failed", async () => {
+  const lines: Record<string, unknown>[] = [];
+  const sink = (line: string) => lines.push(JSON.parse(line));
+  const binding = createBrowser({ executablePath: "/nonexistent/chromium", startTimeoutMs: 5_000 });
+  await withRequestLog("req-2", sink, async () => {
+    await assert.rejects(binding.get());
+  });
+  await binding.close();
+  const failed = lines.find((l) => l.event === "browser_start_failed");
+  assert.ok(failed, JSON.stringify(lines));
+  assert.equal(failed.level, "error");
+  assert.equal(failed.requestId, "req-2");
+  assert.match(String(failed.message), /nonexistent/);
 });
