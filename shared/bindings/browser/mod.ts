@@ -247,8 +247,16 @@ class SharedBrowser implements BrowserBinding {
       throw err;
     });
     // puppeteer only removes profiles it made itself: this one goes when the browser does.
-    browser.process()?.once("exit", () => {
-      Deno.remove(userDataDir, { recursive: true }).catch(() => {});
+    const proc = browser.process();
+    proc?.once("exit", () => {
+      // Chromium leads its own process group (puppeteer spawns it detached): its renderers and
+      // crash handler outlive a SIGKILL of the main process and would write into the profile.
+      if (proc.pid) {
+        try {
+          Deno.kill(-proc.pid, "SIGKILL");
+        } catch { /* the group is gone already */ }
+      }
+      void removeProfile(userDataDir);
     });
     return browser;
   }
@@ -261,6 +269,22 @@ class SharedBrowser implements BrowserBinding {
     return this.mode === "connect"
       ? "check BROWSER_WS_ENDPOINT"
       : "set CHROME_PATH to a Chromium binary or BROWSER_WS_ENDPOINT to a remote browser";
+  }
+}
+
+/**
+ * Removes a profile folder, trying again for a few seconds: after a SIGKILL, Chromium's child
+ * processes (renderer, crash handler) may still write into it while it is being removed.
+ */
+async function removeProfile(path: string): Promise<void> {
+  for (let attempt = 0; attempt < 15; attempt++) {
+    try {
+      await Deno.remove(path, { recursive: true });
+      return;
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
@@ -282,7 +306,8 @@ export async function sweepStaleProfiles(tmp = tempDir()): Promise<string[]> {
         ? !(await Deno.stat(`/proc/${pid}`).then(() => true, () => false))
         : Date.now() - ((await Deno.stat(path)).mtime?.getTime() ?? Date.now()) > 86_400_000;
       if (!stale || pid === Deno.pid) continue;
-      await Deno.remove(path, { recursive: true }).then(() => removed.push(path), () => {});
+      await removeProfile(path);
+      if (!(await Deno.stat(path).then(() => true, () => false))) removed.push(path);
     }
   } catch {
     // no temp directory to read: nothing to sweep
