@@ -55,6 +55,14 @@ const GENERIC =
   "main|app|index|bundle|chunk|vendors?|runtime|polyfills?|common|styles?|theme|scripts?";
 
 /**
+ * One word of a file name: starts with a letter, and is not itself a version (`v2` in
+ * `modernizr-v2.7.1.min.js` belongs to the version, not the name).
+ */
+const NAME_SEGMENT = String.raw`(?!v\d)[a-z][a-z0-9]*`;
+/** Build markers that may sit before or after the version (`jquery.min.1.8.2.js`). */
+const BUILD_SUFFIX = "min|slim|pack|packed|bundle|umd|esm|prod|production|custom";
+
+/**
  * A case-insensitive pattern written as a raw template (backslashes as in a regex literal),
  * so the shared fragments above can be spliced in with `${V}`.
  */
@@ -165,7 +173,7 @@ export const RULES: readonly Rule[] = [
     id: "versioned-file-name",
     on: "url",
     pattern:
-      re`/(?!(?:${GENERIC})[-.@]v?\d)(?<name>[a-z][a-z0-9]*(?:[.-][a-z][a-z0-9]*)*)[-.@](?<version>v?\d+\.\d+(?:\.\d+)?(?:-[a-z]+(?:\.\d+)*)?)(?:\.(?:min|slim|bundle|umd|esm|prod|production))*\.(?:m?js|css)(?:[?#]|$)`,
+      re`/(?!(?:${GENERIC})[-.@]v?\d)(?<name>${NAME_SEGMENT}(?:[.-]${NAME_SEGMENT})*?)(?:[.-](?:${BUILD_SUFFIX}))*[-.@](?<version>v?\d+\.\d+(?:\.\d+)?(?:-[a-z]+(?:\.\d+)*)?)(?:[.-](?:${BUILD_SUFFIX}))*\.(?:m?js|css)(?:[?#]|$)`,
     confidence: 75,
     example: {
       input: "https://example.com/js/vendor/bootstrap-5.3.2.min.js?ver=5.3.2",
@@ -529,4 +537,6 @@ export const ALIASES: Readonly<Record<string, string>> = {
   "vue.js": "vue",
   "webfont": "webfontloader",
   "jqueryui": "jquery-ui",
+  // RequireJS ships as require.js / require-2.1.2.js; npm "require" is another package.
+  "require": "requirejs",
 };
