@@ -56,8 +56,6 @@ function excerpt(text: string, max: number): string {
 
 /** Characters either side of a literal's occurrence that a match may span. */
 const WINDOW = 1024;
-/** Occurrences of a literal tried before running the pattern over the whole text. */
-const MAX_OCCURRENCES = 16;
 /** Anchors make a window's edges look like the text's: such patterns see the whole text. */
 const ANCHORED = /(?:^|[^\\])[\^$]/;
 
@@ -66,20 +64,25 @@ const ANCHORED = /(?:^|[^\\])[\^$]/;
  * over all of it: a `<[^>]+…` pattern retried at every `<` of a 500 KiB page costs
  * milliseconds; around the few places its literal occurs it costs microseconds. Every match
  * contains a literal, and bounded quantifiers keep matches far shorter than the window.
+ * Overlapping windows are merged, so no text is scanned twice.
  */
 function execNear(pattern: CompiledPattern, text: string, lower: string): RegExpExecArray | null {
   if (!pattern.literals || ANCHORED.test(pattern.source)) return pattern.regex.exec(text);
   for (const literal of pattern.literals) {
-    let from = 0;
-    for (let n = 0; n < MAX_OCCURRENCES; n++) {
-      const at = lower.indexOf(literal, from);
-      if (at < 0) break;
+    let at = lower.indexOf(literal);
+    while (at >= 0) {
       const start = Math.max(0, at - WINDOW);
-      const m = pattern.regex.exec(text.slice(start, at + literal.length + WINDOW));
+      let end = at + literal.length + WINDOW;
+      // Extend the window over the next occurrences it reaches.
+      let next = lower.indexOf(literal, at + 1);
+      while (next >= 0 && next - WINDOW <= end) {
+        end = next + literal.length + WINDOW;
+        next = lower.indexOf(literal, next + 1);
+      }
+      const m = pattern.regex.exec(text.slice(start, end));
       if (m) return m;
-      from = at + literal.length;
+      at = next;
     }
-    if (lower.indexOf(literal, from) >= 0) return pattern.regex.exec(text);
   }
   return null;
 }

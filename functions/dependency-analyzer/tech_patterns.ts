@@ -229,7 +229,25 @@ export function requiredLiteral(source: string): string | null {
   endRun();
   const best = runs.sort((a, b) => b.length - a.length)[0];
   if (!best || best.length < 3) return null;
-  return best.toLowerCase().slice(0, MAX_LITERAL);
+  return distinctive(best.toLowerCase());
+}
+
+/**
+ * The most telling `MAX_LITERAL` characters of a long literal: the window with the most
+ * letters and digits (`www.tsoft.com.tr`, not the `<a href="http://` every page has).
+ */
+function distinctive(literal: string): string {
+  if (literal.length <= MAX_LITERAL) return literal;
+  let best = 0;
+  let bestScore = -1;
+  for (let i = 0; i + MAX_LITERAL <= literal.length; i++) {
+    const score = literal.slice(i, i + MAX_LITERAL).replace(/[^a-z0-9]/g, "").length;
+    if (score >= bestScore) {
+      best = i;
+      bestScore = score;
+    }
+  }
+  return literal.slice(best, best + MAX_LITERAL);
 }
 
 /** The version a match gives by `template` (`\1`, `\1?yes:no`); "" when none. */
