@@ -14,6 +14,26 @@ import type { TechRules } from "./tech_rules.ts";
 /** Project rules whose names are guesses from a file name or free text. */
 const GUESSING_RULES = new Set(["versioned-file-name", "generator-other", "implied"]);
 
+/**
+ * Categories of things that ship as script or style files. A name guessed from a file name
+ * (`base.162.0.js`) only counts when the rule set's technology of that name is one of these:
+ * the e-commerce platform "Base" is not in `base.162.0.js`.
+ */
+const FILE_CATEGORIES = new Set([
+  "JavaScript libraries",
+  "JavaScript frameworks",
+  "JavaScript graphics",
+  "UI frameworks",
+  "Font scripts",
+  "Video players",
+  "Maps",
+  "Rich text editors",
+  "Photo galleries",
+  "Mobile frameworks",
+  "Widgets",
+  "Accessibility",
+]);
+
 /** npm names the rule set spells differently than by folding (`nextjs` ~ `next` works). */
 const RULESET_NAME: Readonly<Record<string, string>> = {
   "@angular/core": "Angular",
@@ -21,6 +41,7 @@ const RULESET_NAME: Readonly<Record<string, string>> = {
   "@sveltejs/kit": "SvelteKit",
   "@remix-run/react": "Remix",
   "webfontloader": "Google Font API",
+  "Google Fonts": "Google Font API",
   "font-awesome": "Font Awesome",
   "@fortawesome/fontawesome-free": "Font Awesome",
 };
@@ -69,8 +90,12 @@ export function mergeLibraries(
     return t === undefined ? [] : rules.techs[t].categories;
   };
   for (const lib of own) {
-    const known = rulesetName(rules, lib.name);
+    let known = rulesetName(rules, lib.name);
     const trusted = lib.evidence.some((e) => !GUESSING_RULES.has(e.rule));
+    const fromFileName = lib.evidence.every((e) => e.rule === "versioned-file-name");
+    if (known && fromFileName && !categoriesOf(known).some((c) => FILE_CATEGORIES.has(c))) {
+      known = null;
+    }
     if (!known && !trusted) continue;
     const name = known ?? lib.name;
     const entries = byName.get(name) ?? [];

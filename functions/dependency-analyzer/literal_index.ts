@@ -35,7 +35,7 @@ function classOf(code: number): number {
 /** A compiled set of literals; `find(text)` tells which occur. */
 export class LiteralIndex {
   /** Dense transition table of the automaton: state * CLASSES + class → state. */
-  private readonly next: Int32Array;
+  private readonly next: Uint16Array | Int32Array;
   /** Per state: the literal ids that end there (own and along the suffix links). */
   private readonly outputs: (readonly number[])[];
   /** The number of literals. */
@@ -44,48 +44,48 @@ export class LiteralIndex {
   /** Builds the automaton over `literals` (ids are their indexes). */
   constructor(literals: readonly string[]) {
     this.size = literals.length;
-    const goto: number[][] = [new Array(CLASSES).fill(-1)];
+    // At most one state per literal character, plus the root: one table, allocated once.
+    const capacity = 1 + literals.reduce((n, l) => n + l.length, 0);
+    const next = capacity < 0xffff
+      ? new Uint16Array(capacity * CLASSES)
+      : new Int32Array(capacity * CLASSES);
+    // 0 means "no edge" while building the trie (the root is never an edge's target).
     const own: number[][] = [[]];
+    let states = 1;
     literals.forEach((literal, id) => {
       let state = 0;
       for (let i = 0; i < literal.length; i++) {
-        const c = classOf(literal.charCodeAt(i));
-        if (goto[state][c] === -1) {
-          goto[state][c] = goto.length;
-          goto.push(new Array(CLASSES).fill(-1));
+        const at = state * CLASSES + classOf(literal.charCodeAt(i));
+        if (next[at] === 0) {
+          next[at] = states++;
           own.push([]);
         }
-        state = goto[state][c];
+        state = next[at];
       }
       own[state].push(id);
     });
-    const states = goto.length;
-    const next = new Int32Array(states * CLASSES);
     const fail = new Int32Array(states);
-    const outputs: number[][] = own.map((o) => [...o]);
-    // Breadth-first: each state's failure state is complete before its children need it.
+    const outputs: number[][] = own;
+    // Breadth-first: each state's failure state is complete before its children need it;
+    // missing edges become the failure state's edge, which makes the table a DFA.
     const queue: number[] = [];
-    for (let c = 0; c < CLASSES; c++) {
-      const s = goto[0][c];
-      next[c] = s === -1 ? 0 : s;
-      if (s !== -1) queue.push(s);
-    }
+    for (let c = 0; c < CLASSES; c++) if (next[c] !== 0) queue.push(next[c]);
     for (let head = 0; head < queue.length; head++) {
       const state = queue[head];
       const f = fail[state];
-      if (outputs[f].length > 0) outputs[state].push(...outputs[f]);
+      if (outputs[f].length > 0) outputs[state] = [...outputs[state], ...outputs[f]];
       for (let c = 0; c < CLASSES; c++) {
-        const s = goto[state][c];
-        if (s === -1) {
-          next[state * CLASSES + c] = next[f * CLASSES + c];
+        const at = state * CLASSES + c;
+        const s = next[at];
+        if (s === 0) {
+          next[at] = next[f * CLASSES + c];
         } else {
-          next[state * CLASSES + c] = s;
           fail[s] = next[f * CLASSES + c];
           queue.push(s);
         }
       }
     }
-    this.next = next;
+    this.next = next.slice(0, states * CLASSES);
     this.outputs = outputs;
   }
 
@@ -102,7 +102,7 @@ export class LiteralIndex {
     }
     const found = new Set<number>();
     for (let s = 0; s < visited.length; s++) {
-      if (visited[s]) for (const id of outputs[s]) found.add(id);
+      if (visited[s]) { for (const id of outputs[s]) found.add(id); }
     }
     return found;
   }

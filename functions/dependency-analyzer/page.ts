@@ -6,11 +6,12 @@ import { isTag, isText } from "domhandler";
 import {
   type AnyNode,
   attr,
+  cooperative,
   type Document,
   type Element,
   parsePage,
   resolveUrl,
-  walk,
+  walkCooperatively,
 } from "../../shared/net/html.ts";
 import { isThirdParty } from "../../shared/net/hosts.ts";
 import { detectLibraries, selectorMatcher } from "./detect.ts";
@@ -70,8 +71,11 @@ interface Gathered {
   selected: ReadonlyMap<string, Element>;
 }
 
-/** One iterative walk (no recursion: the parse already bounds depth and node count). */
-function gather(doc: Document): Gathered {
+/**
+ * One iterative walk (no recursion: the parse already bounds depth and node count) that
+ * yields to other requests on large pages.
+ */
+async function gather(doc: Document, yieldSoon: () => Promise<void>): Promise<Gathered> {
   const g: Gathered = {
     scripts: [],
     links: [],
@@ -84,7 +88,7 @@ function gather(doc: Document): Gathered {
   };
   const selectors = newSelectorRun();
   g.selected = selectors.selected;
-  walk(doc, (node: AnyNode) => {
+  await walkCooperatively(doc, (node: AnyNode) => {
     if (!isTag(node)) return node.type === "root";
     selectors.visit(node);
     switch (node.name) {
@@ -109,7 +113,7 @@ function gather(doc: Document): Gathered {
         if (!g.base && attr(node, "href")) g.base = node;
         break;
     }
-  });
+  }, yieldSoon);
   return g;
 }
 
@@ -125,8 +129,12 @@ export async function analyzePage(
   warn: (message: string) => void = () => {},
   response: ResponseMeta = {},
 ): Promise<PageAnalysis> {
-  const [doc, rules] = await Promise.all([parsePage(html), loadTechRules()]);
-  const g = gather(doc);
+  // Rules first: compiling them (first request only) must not count against the parse's time.
+  const rules = await loadTechRules();
+  const doc = await parsePage(html);
+  // Large pages: every step below yields to other requests every few milliseconds.
+  const yieldSoon = cooperative();
+  const g = await gather(doc, yieldSoon);
   // Browsers ignore a <base href> that is not a fetchable URL (javascript:, data:).
   const declaredBase = g.base ? resolveUrl(attr(g.base, "href"), finalUrl) ?? finalUrl : finalUrl;
   const base = /^https?:/i.test(declaredBase) ? declaredBase : finalUrl;
@@ -146,6 +154,7 @@ export async function analyzePage(
     ...preloads.map((p) => p.href),
     ...importMap.map((e) => e.url),
   ].filter((u): u is string => u !== null);
+  await yieldSoon();
   const meta = metaMap(g.metas);
   const own = detectLibraries({
     urls,
@@ -164,7 +173,9 @@ export async function analyzePage(
     headers: headerMap(response.headers),
     cookies: cookieMap(response.setCookies ?? []),
   };
-  const libraries = mergeLibraries(rules, detectTechnologies(rules, signals), own);
+  await yieldSoon();
+  const techs = await detectTechnologies(rules, signals, yieldSoon);
+  const libraries = mergeLibraries(rules, techs, own);
 
   const external = scripts.filter((s) => !s.inline);
   const thirdPartyScripts = external.filter((s) => s.thirdParty);

@@ -210,7 +210,8 @@ export const RULES: readonly Rule[] = [
   {
     id: "google-fonts",
     on: "url",
-    pattern: re`^https?://fonts\.googleapis\.com/css2?\?`,
+    // The stylesheet, or only a preconnect / dns-prefetch to the font files' origin.
+    pattern: re`^https?://fonts\.(?:googleapis\.com/css2?\?|gstatic\.com/?$)`,
     name: "Google Fonts",
     confidence: 100,
     example: {

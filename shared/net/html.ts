@@ -30,13 +30,14 @@ export interface ParseLimits {
 
 /**
  * The bounds `/analyze` and `/inspect` parse under. Real pages nest well under 100 levels
- * (browsers themselves stop nesting at 512) and a 5 MiB page holds about 150k nodes.
+ * (browsers themselves stop nesting at 512), a 5 MiB page holds about 150k nodes and parses in
+ * well under a second; the time bound is for a machine under load.
  */
 export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = {
   maxDepth: 1024,
   maxNodes: 300_000,
-  maxMillis: 3_000,
-  sliceChars: 64 * 1024,
+  maxMillis: 10_000,
+  sliceChars: 16 * 1024,
 };
 
 /** A page over one of the parse limits; `message` says which, for the caller's 502. */
@@ -75,7 +76,21 @@ class BoundedHandler extends DomHandler {
 }
 
 /** Lets timers and other requests run (a macrotask, not a microtask). */
-const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+export const pause = (): Promise<void> => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * A cooperative yield for long work on one request: `await yieldSoon()` pauses (letting
+ * other requests run) once `sliceMs` have passed since the last pause, and is a cheap
+ * no-op otherwise. Call it between steps and every few hundred items of a loop.
+ */
+export function cooperative(sliceMs = 10): () => Promise<void> {
+  let last = performance.now();
+  return async () => {
+    if (performance.now() - last < sliceMs) return;
+    await pause();
+    last = performance.now();
+  };
+}
 
 /**
  * Parses HTML like `parseHtml`, within `limits`: the text is parsed in slices with a pause
@@ -91,10 +106,14 @@ export async function parseHtmlBounded(
   const handler = new BoundedHandler(bounds);
   const parser = new Parser(handler, { decodeEntities: true, lowerCaseAttributeNames: true });
   const started = performance.now();
+  const yieldSoon = cooperative();
   for (let at = 0; at < html.length; at += bounds.sliceChars) {
-    if (at > 0) await pause();
+    if (at > 0) await yieldSoon();
     if (performance.now() - started > bounds.maxMillis) {
-      throw new HtmlLimitError("maxMillis", `Page took longer than ${bounds.maxMillis} ms to parse`);
+      throw new HtmlLimitError(
+        "maxMillis",
+        `Page took longer than ${bounds.maxMillis} ms to parse`,
+      );
     }
     parser.write(html.slice(at, at + bounds.sliceChars));
   }
@@ -129,7 +148,27 @@ export function walk(root: AnyNode, visit: (node: AnyNode) => boolean | void): v
     const node = stack.pop()!;
     if (visit(node) === false) continue;
     const children = (node as ParentNode).children;
-    if (children) for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+    if (children) { for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]); }
+  }
+}
+
+/**
+ * `walk`, yielding to other requests through `yieldSoon` (see `cooperative`) every
+ * `every` nodes, for walks of large pages.
+ */
+export async function walkCooperatively(
+  root: AnyNode,
+  visit: (node: AnyNode) => boolean | void,
+  yieldSoon: () => Promise<void>,
+  every = 512,
+): Promise<void> {
+  const stack: AnyNode[] = [root];
+  for (let n = 1; stack.length > 0; n++) {
+    if (n % every === 0) await yieldSoon();
+    const node = stack.pop()!;
+    if (visit(node) === false) continue;
+    const children = (node as ParentNode).children;
+    if (children) { for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]); }
   }
 }
 

@@ -4,8 +4,8 @@ import { analyzePage } from "../../functions/dependency-analyzer/page.ts";
 
 const PAGE = "https://www.example.com/blog/post.html";
 
-Deno.test("URLs resolve against <base href>; third party is judged against the page's host", () => {
-  const r = analyzePage(
+Deno.test("URLs resolve against <base href>; third party is judged against the page's host", async () => {
+  const r = await analyzePage(
     `<base href="https://static.example.com/assets/">
      <script src="app.js"></script>
      <link rel="stylesheet" href="//cdn.other.net/x.css">
@@ -21,8 +21,8 @@ Deno.test("URLs resolve against <base href>; third party is judged against the p
   assert.equal(r.iframes[0].src, "https://static.example.com/embed.html");
 });
 
-Deno.test("data blocks are not scripts; JavaScript MIME types and modules are", () => {
-  const r = analyzePage(
+Deno.test("data blocks are not scripts; JavaScript MIME types and modules are", async () => {
+  const r = await analyzePage(
     `<script type="application/ld+json">{}</script>
      <script type="text/template"><p></p></script>
      <script type="importmap">{"imports":{}}</script>
@@ -42,8 +42,8 @@ Deno.test("data blocks are not scripts; JavaScript MIME types and modules are", 
   assert.equal(r.summary.inlineScriptBytes, 8);
 });
 
-Deno.test("resource hints: each rel token counted once per element, other rels ignored", () => {
-  const r = analyzePage(
+Deno.test("resource hints: each rel token counted once per element, other rels ignored", async () => {
+  const r = await analyzePage(
     `<link rel="preconnect dns-prefetch" href="https://fonts.gstatic.com">
      <link rel="Preload" href="/f.woff2" as="font" crossorigin>
      <link rel="icon" href="/favicon.ico">
@@ -58,9 +58,9 @@ Deno.test("resource hints: each rel token counted once per element, other rels i
   assert.equal(r.stylesheets.length, 1);
 });
 
-Deno.test("a broken import map is skipped with a warning; non-string targets too", () => {
+Deno.test("a broken import map is skipped with a warning; non-string targets too", async () => {
   const warnings: string[] = [];
-  const r = analyzePage(
+  const r = await analyzePage(
     `<script type="importmap">{"imports": {"a": "/a.js",}}</script>
      <script type="importmap">{"imports": {"b": 1, "c": "lodash", "d": "./d.js"}}</script>`,
     PAGE,
@@ -76,8 +76,8 @@ Deno.test("a broken import map is skipped with a warning; non-string targets too
   ]);
 });
 
-Deno.test("SRI is counted on third-party scripts only; data: URLs have no host", () => {
-  const r = analyzePage(
+Deno.test("SRI is counted on third-party scripts only; data: URLs have no host", async () => {
+  const r = await analyzePage(
     `<script src="https://cdn.other.net/a.js" integrity="sha384-x"></script>
      <script src="https://cdn.other.net/b.js"></script>
      <script src="/own.js"></script>
@@ -93,8 +93,8 @@ Deno.test("SRI is counted on third-party scripts only; data: URLs have no host",
   ]);
 });
 
-Deno.test("a <base href> that is not http(s) is ignored; an unresolvable src stays external", () => {
-  const r = analyzePage(
+Deno.test("a <base href> that is not http(s) is ignored; an unresolvable src stays external", async () => {
+  const r = await analyzePage(
     `<base href="javascript:void(0)"><script src="a.js"></script><script src="http://[bad"></script>`,
     PAGE,
   );
