@@ -143,6 +143,18 @@ export const RULES: readonly Rule[] = [
     },
   },
   {
+    id: "cdn-bootstrapcdn",
+    on: "url",
+    pattern:
+      re`^https?://(?:maxcdn|stackpath|netdna)\.bootstrapcdn\.com/(?<name>font-awesome|bootstrap|twitter-bootstrap)/(?<version>${V})/`,
+    confidence: 100,
+    example: {
+      input: "https://maxcdn.bootstrapcdn.com/font-awesome/4.7.0/css/font-awesome.min.css",
+      name: "font-awesome",
+      version: "4.7.0",
+    },
+  },
+  {
     id: "cdn-esm-sh",
     on: "url",
     pattern: re`^https?://esm\.sh/(?:v\d+/|stable/)?(?<name>${PKG})(?:@(?<version>[^/?#]+))?`,

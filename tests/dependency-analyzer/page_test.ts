@@ -104,3 +104,91 @@ Deno.test("a <base href> that is not http(s) is ignored; an unresolvable src sta
   ]);
   assert.equal(r.summary.inlineScripts, 0);
 });
+
+/** Issue 15's typical misses and misnamings, on one page with headers and cookies. */
+const ISSUE_15_PAGE = `<!doctype html><html><head>
+<meta name="generator" content="Divi v.4.9.4">
+<link rel="preconnect" href="https://fonts.gstatic.com" crossorigin>
+<link rel="stylesheet" href="https://maxcdn.bootstrapcdn.com/font-awesome/4.7.0/css/font-awesome.min.css">
+<link rel="stylesheet" href="https://use.typekit.net/abc1def.css">
+<script src="/wp-includes/js/jquery/jquery.min.js?ver=3.7.1"></script>
+<script src="/wp-includes/js/jquery/jquery-migrate.min.js?ver=3.3.2"></script>
+<script src="/javascripts/bootstrap.min.js"></script>
+<script src="/js/modernizr-v2.7.1.min.js"></script>
+<script src="/js/jquery.min.1.8.2.js"></script>
+<script data-main="/js/main" src="/js/require-2.1.2.js"></script>
+<script src="/js/jquery-ui.min.js"></script>
+<script src="/static/wf-2.0.1-modern.js"></script>
+<script src="/static/desktop-v1.2.0.js"></script>
+<script>(function(w,d,s,l,i){w[l]=w[l]||[];w[l].push({'gtm.start':new Date().getTime(),event:'gtm.js'});
+var f=d.getElementsByTagName(s)[0],j=d.createElement(s);j.async=true;
+j.src='https://www.googletagmanager.com/gtm.js?id='+i;f.parentNode.insertBefore(j,f);
+})(window,document,'script','dataLayer','GTM-ABC123');</script>
+<script src="https://www.google-analytics.com/analytics.js"></script>
+<script>!function(f,b,e,v,n,t,s){n=f.fbq=function(){};t.src=v}(window, document,'script',
+'https://connect.facebook.net/en_US/fbevents.js');fbq('init', '123');</script>
+<script src="https://static.hotjar.com/c/hotjar-123.js?sv=6"></script>
+</head><body>
+<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-ABC123" height="0" width="0"></iframe></noscript>
+<div id="root"><div data-reactroot=""></div></div>
+</body></html>`;
+
+Deno.test("issue 15: libraries without versions in their file names, tags, headers, cookies", async () => {
+  const headers = new Headers({ "server": "nginx/1.24.0", "x-powered-by": "PHP/8.2.1" });
+  const r = await analyzePage(ISSUE_15_PAGE, "https://shop.example.com/", () => {}, {
+    headers,
+    setCookies: ["_hjSessionUser_123=abc; Path=/", "PHPSESSID=xyz; Path=/"],
+  });
+  const found = new Map(r.libraries.map((l) => [l.name, l]));
+  for (
+    const name of [
+      "jQuery",
+      "jQuery Migrate",
+      "Bootstrap",
+      "Modernizr",
+      "RequireJS",
+      "jQuery UI",
+      "Google Tag Manager",
+      "Google Analytics",
+      "Facebook Pixel",
+      "Hotjar",
+      "Font Awesome",
+      "Adobe Fonts",
+      "Google Font API",
+      "React",
+      "Nginx",
+      "PHP",
+    ]
+  ) assert.ok(found.has(name), `${name} missing from ${[...found.keys()].join(", ")}`);
+  // Misparsed names of the issue, now read right.
+  const versions = (name: string) =>
+    r.libraries.filter((l) => l.name === name).map((l) => l.version);
+  assert.ok(versions("jQuery").includes("1.8.2"), `jQuery ${versions("jQuery")}`);
+  assert.deepEqual(versions("Modernizr"), ["2.7.1"]);
+  assert.deepEqual(versions("RequireJS"), ["2.1.2"]);
+  assert.equal(found.get("Nginx")!.version, "1.24.0");
+  // No site bundles or themes as libraries, and no misparsed names.
+  for (const name of ["wf", "desktop", "jquery.min", "modernizr-v2", "require"]) {
+    assert.ok(!found.has(name), `${name} reported`);
+  }
+  // A theme the rule set knows is reported as what it is, not as a library.
+  assert.ok(found.get("Divi")!.categories.includes("WordPress themes"));
+  // Every result says what it is and why.
+  for (const lib of r.libraries) {
+    assert.ok(lib.evidence.length > 0, lib.name);
+    assert.ok(lib.confidence > 0 && lib.confidence <= 100, lib.name);
+  }
+  assert.deepEqual(found.get("Google Tag Manager")!.categories, ["Tag managers"]);
+  const server = found.get("Nginx")!.evidence[0];
+  assert.deepEqual([server.source, server.value], ["headers:server", "nginx/1.24.0"]);
+  assert.ok(found.get("Hotjar")!.evidence.some((e) => e.source === "scriptSrc"));
+});
+
+Deno.test("a page deeper than the parse limit is 502 PARSE_ERROR, not a stack overflow", async () => {
+  await assert.rejects(
+    () => analyzePage(`<body>${"<div>".repeat(20_000)}</body>`, PAGE),
+    (err: unknown) =>
+      err instanceof Error && "code" in err && err.code === "PARSE_ERROR" &&
+      /deeper than 1024 levels/.test(err.message),
+  );
+});
