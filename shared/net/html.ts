@@ -37,7 +37,7 @@ export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = {
   maxDepth: 1024,
   maxNodes: 300_000,
   maxMillis: 10_000,
-  sliceChars: 16 * 1024,
+  sliceChars: 32 * 1024,
 };
 
 /** A page over one of the parse limits; `message` says which, for the caller's 502. */
@@ -83,7 +83,7 @@ export const pause = (): Promise<void> => new Promise<void>((resolve) => setTime
  * other requests run) once `sliceMs` have passed since the last pause, and is a cheap
  * no-op otherwise. Call it between steps and every few hundred items of a loop.
  */
-export function cooperative(sliceMs = 10): () => Promise<void> {
+export function cooperative(sliceMs = 25): () => Promise<void> {
   let last = performance.now();
   return async () => {
     if (performance.now() - last < sliceMs) return;
