@@ -43,7 +43,7 @@ const WARMUP = QUICK ? 5 : 15;
 const ROUNDS = QUICK ? 2 : 4;
 /** Requests per subject per round. */
 const REQUESTS = QUICK ? 15 : 50;
-/** Targets, stated before measuring, for this 2-core machine. */
+/** Targets, stated before measuring, for this 2-core machine (per route where an issue set one). */
 const MEDIAN_TARGET_MS = 50;
 const P99_TARGET_MS = 100;
 const RSS_TARGET_MIB = 64;
@@ -55,10 +55,14 @@ interface Route {
   slug: string;
   /** Path without the query, e.g. `/analyze`. */
   path: string;
+  /** Latency targets (ms) where they differ from the defaults. */
+  medianMs?: number;
+  p99Ms?: number;
 }
 
 const ROUTES: Route[] = [
-  { slug: "dependency-analyzer", path: "/analyze" },
+  // Issue 15: median <= 25 ms, p99 <= 60 ms with the full technology rule set.
+  { slug: "dependency-analyzer", path: "/analyze", medianMs: 25, p99Ms: 60 },
   { slug: "devtools-inspector", path: "/inspect" },
 ];
 
@@ -272,8 +276,8 @@ export async function run(): Promise<BenchRow[]> {
           project: median,
           baseline: base.median,
           ratio: median / base.median,
-          target: `median <= ${MEDIAN_TARGET_MS} ms`,
-          pass: median <= MEDIAN_TARGET_MS,
+          target: `median <= ${route.medianMs ?? MEDIAN_TARGET_MS} ms`,
+          pass: median <= (route.medianMs ?? MEDIAN_TARGET_MS),
           note: `${note}; ${s.samples.length} samples`,
         },
         {
@@ -282,8 +286,8 @@ export async function run(): Promise<BenchRow[]> {
           project: p99,
           baseline: base.p99,
           ratio: p99 / base.p99,
-          target: `p99 <= ${P99_TARGET_MS} ms`,
-          pass: p99 <= P99_TARGET_MS,
+          target: `p99 <= ${route.p99Ms ?? P99_TARGET_MS} ms`,
+          pass: p99 <= (route.p99Ms ?? P99_TARGET_MS),
           note: `${note}; p99 of ${s.samples.length} samples is their ` +
             `${Math.ceil(0.99 * s.samples.length)}th fastest`,
         },

@@ -15,11 +15,14 @@ import type { AnalyzeResult } from "./schema.ts";
 export async function analyzeUrl(url: string, policy: FetchPolicy): Promise<AnalyzeResult> {
   const fetchedAt = new Date().toISOString();
   const res = await safeFetch(url, policy);
-  return analyzeResponse(res, fetchedAt);
+  return await analyzeResponse(res, fetchedAt);
 }
 
 /** Analyzes a fetched response (separate from the fetch so that tests can feed one in). */
-export function analyzeResponse(res: FetchResult, fetchedAt: string): AnalyzeResult {
+export async function analyzeResponse(
+  res: FetchResult,
+  fetchedAt: string,
+): Promise<AnalyzeResult> {
   const warnings: string[] = [];
   const warn = (message: string) => warnings.push(message);
   const common = {
@@ -46,8 +49,38 @@ export function analyzeResponse(res: FetchResult, fetchedAt: string): AnalyzeRes
     };
   }
   if (body.warning) warn(body.warning);
-  return { ...common, kind: "page", ...analyzePage(res.text, res.finalUrl, warn), warnings };
+  const page = await analyzePage(res.text, res.finalUrl, warn, {
+    headers: res.headers,
+    setCookies: res.setCookies,
+  });
+  return { ...common, kind: "page", ...page, warnings };
 }
 
 /** The analysis of a page with nothing in it. */
-const EMPTY_PAGE: PageAnalysis = analyzePage("", "http://empty.invalid/");
+const EMPTY_PAGE: PageAnalysis = {
+  scripts: [],
+  stylesheets: [],
+  preloads: [],
+  iframes: [],
+  importMap: [],
+  hosts: [],
+  libraries: [],
+  summary: {
+    scripts: 0,
+    externalScripts: 0,
+    inlineScripts: 0,
+    moduleScripts: 0,
+    inlineScriptBytes: 0,
+    thirdPartyScripts: 0,
+    thirdPartyScriptsWithoutSri: 0,
+    stylesheets: 0,
+    inlineStyles: 0,
+    inlineStyleBytes: 0,
+    preloads: 0,
+    iframes: 0,
+    importMapEntries: 0,
+    hosts: 0,
+    thirdPartyHosts: 0,
+    libraries: 0,
+  },
+};

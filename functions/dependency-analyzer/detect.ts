@@ -2,9 +2,10 @@
  * The detection engine: runs the rule table (rules.ts) over what a page exposes and folds
  * the matches into one entry per library and version. It knows nothing about any library.
  */
-import { type Document, parseHtml, selectFirst } from "../../shared/net/html.ts";
+import { compile } from "css-select";
+import { type Document, type Element, parseHtml, selectFirst } from "../../shared/net/html.ts";
 import { ALIASES, type Rule, RULES } from "./rules.ts";
-import type { Evidence, Library } from "./schema.ts";
+import type { Evidence } from "./schema.ts";
 
 /** What a page exposes to the rules. */
 export interface DetectionInput {
@@ -12,8 +13,10 @@ export interface DetectionInput {
   urls: readonly string[];
   /** `<meta name="generator">` contents. */
   generators?: readonly string[];
-  /** The parsed page, for `selector` rules. */
+  /** The parsed page, for `selector` rules (when `selected` is not given). */
   doc?: Document;
+  /** Per `selector` rule id, the first element it matched (from `selectorMatcher`'s walk). */
+  selected?: ReadonlyMap<string, Element>;
   /** The page text, for `html` rules. */
   html?: string;
 }
@@ -28,6 +31,7 @@ export interface RuleMatch {
 
 interface Hit extends RuleMatch {
   rule: string;
+  source: string;
   confidence: number;
   implies: readonly string[];
 }
@@ -39,10 +43,14 @@ const MAX_EVIDENCE_CHARS = 200;
  * Applies one rule to one input: a string for `url`, `generator` and `html` rules, a parsed
  * document (or HTML text, parsed here) for `selector` rules. Null when it does not match.
  */
-export function matchRule(rule: Rule, input: string | Document): RuleMatch | null {
+export function matchRule(rule: Rule, input: string | Document | Element): RuleMatch | null {
   if (rule.on === "selector") {
-    const doc = typeof input === "string" ? parseHtml(input) : input;
-    const el = rule.selector ? selectFirst(doc, rule.selector) : null;
+    let el: Element | null;
+    if (typeof input !== "string" && input.type !== "root") el = input as Element;
+    else {
+      const doc = typeof input === "string" ? parseHtml(input) : input as Document;
+      el = rule.selector ? selectFirst(doc, rule.selector) : null;
+    }
     if (!el) return null;
     const version = rule.versionAttr ? el.attribs[rule.versionAttr]?.trim() || null : null;
     const value = rule.versionAttr && version
@@ -83,11 +91,17 @@ export function canonicalName(raw: string, fromUrl: boolean): string {
 export function detectLibraries(
   input: DetectionInput,
   rules: readonly Rule[] = RULES,
-): Library[] {
+): RuleLibrary[] {
   const hits: Hit[] = [];
   const add = (rule: Rule, m: RuleMatch | null) => {
     if (m) {
-      hits.push({ ...m, rule: rule.id, confidence: rule.confidence, implies: rule.implies ?? [] });
+      hits.push({
+        ...m,
+        rule: rule.id,
+        source: SOURCE[rule.on],
+        confidence: rule.confidence,
+        implies: rule.implies ?? [],
+      });
     }
   };
   let generatorMatched = false;
@@ -100,7 +114,10 @@ export function detectLibraries(
         add(rule, m);
       }
     }
-    if (rule.on === "selector" && input.doc) add(rule, matchRule(rule, input.doc));
+    if (rule.on === "selector") {
+      const el = input.selected ? input.selected.get(rule.id) : input.doc;
+      if (el) add(rule, matchRule(rule, el));
+    }
     if (rule.on === "html" && input.html !== undefined) add(rule, matchRule(rule, input.html));
   }
   // A catch-all generator rule only speaks when no specific one recognised the generator.
@@ -124,10 +141,54 @@ function withImplied(hits: Hit[]): Hit[] {
       const confidence = Math.max(
         ...hits.filter((h) => h.name === hit.name).map((h) => h.confidence),
       );
-      out.push({ name, version: null, value: hit.name, rule: "implied", confidence, implies: [] });
+      out.push({
+        name,
+        version: null,
+        value: hit.name,
+        rule: "implied",
+        source: "implies",
+        confidence,
+        implies: [],
+      });
     }
   }
   return out;
+}
+
+/** Where each kind of rule looks, as evidence `source`. */
+const SOURCE: Record<Rule["on"], string> = {
+  url: "url",
+  generator: "meta:generator",
+  selector: "dom",
+  html: "html",
+};
+
+/**
+ * Tests elements against every `selector` rule, compiled once: the page walk calls it per
+ * element and it keeps each rule's first match, so no rule walks the page on its own.
+ */
+export function selectorMatcher(rules: readonly Rule[] = RULES) {
+  const tests = rules.filter((r) => r.on === "selector" && r.selector).map((r) => ({
+    id: r.id,
+    test: compile<Element, Element>(r.selector!),
+  }));
+  return () => {
+    const selected = new Map<string, Element>();
+    return {
+      selected,
+      visit(el: Element) {
+        for (const { id, test } of tests) if (!selected.has(id) && test(el)) selected.set(id, el);
+      },
+    };
+  };
+}
+
+/** A library as the project's own rules report it (before the rule set names it). */
+export interface RuleLibrary {
+  name: string;
+  version: string | null;
+  confidence: number;
+  evidence: Evidence[];
 }
 
 /**
@@ -135,10 +196,10 @@ function withImplied(hits: Hit[]): Hit[] {
  * of the same name (a `/_next/` path and `__NEXT_DATA__` are the same Next.js); each rule
  * appears once in an entry's evidence, with the first value it matched.
  */
-function fold(hits: Hit[]): Library[] {
+function fold(hits: Hit[]): RuleLibrary[] {
   const byName = new Map<string, Hit[]>();
   for (const hit of hits) byName.set(hit.name, [...(byName.get(hit.name) ?? []), hit]);
-  const libraries: Library[] = [];
+  const libraries: RuleLibrary[] = [];
   for (const [name, group] of byName) {
     const versions = [...new Set(group.map((h) => h.version).filter((v) => v !== null))];
     const targets = versions.length > 0 ? versions : [null];
@@ -151,7 +212,7 @@ function fold(hits: Hit[]): Library[] {
       for (const h of mine) {
         if (rulesSeen.has(h.rule)) continue;
         rulesSeen.add(h.rule);
-        evidence.push({ rule: h.rule, value: h.value });
+        evidence.push({ rule: h.rule, source: h.source, value: h.value });
       }
       const confidence = Math.max(...mine.map((h) => h.confidence));
       libraries.push({ name, version, confidence, evidence });

@@ -2,19 +2,23 @@
  * What an HTML page depends on: its scripts, stylesheets, resource hints, iframes and import
  * map, tallied per host, with the libraries the rule table recognises.
  */
-import { isText } from "domhandler";
+import { isTag, isText } from "domhandler";
 import {
+  type AnyNode,
   attr,
+  cooperative,
   type Document,
-  documentBase,
   type Element,
-  parseHtml,
+  parsePage,
   resolveUrl,
-  select,
+  walkCooperatively,
 } from "../../shared/net/html.ts";
 import { isThirdParty } from "../../shared/net/hosts.ts";
-import { detectLibraries } from "./detect.ts";
+import { detectLibraries, selectorMatcher } from "./detect.ts";
 import { importMapEntries } from "./import_map.ts";
+import { mergeLibraries } from "./libraries.ts";
+import { detectTechnologies, type PageSignals } from "./tech_detect.ts";
+import { loadTechRules } from "./tech_rules.ts";
 import type {
   HostEntry,
   Iframe,
@@ -31,6 +35,13 @@ export type PageAnalysis = Omit<
   "url" | "finalUrl" | "status" | "fetchedAt" | "contentType" | "warnings" | "kind"
 >;
 
+/** What the response says besides its body (for header and cookie rules). */
+export interface ResponseMeta {
+  headers?: Headers;
+  /** Raw `Set-Cookie` lines. */
+  setCookies?: readonly string[];
+}
+
 /** The `rel` tokens that make a `<link>` a resource hint. */
 export const HINT_RELS = ["preload", "modulepreload", "prefetch", "preconnect", "dns-prefetch"];
 
@@ -44,27 +55,97 @@ interface Origin {
   thirdParty: boolean;
 }
 
+/** The project's selector rules, compiled once. */
+const newSelectorRun = selectorMatcher();
+
+/** The elements the analysis reads, gathered in one walk of the tree. */
+interface Gathered {
+  scripts: Element[];
+  links: Element[];
+  styles: Element[];
+  /** `<link>` and `<style>` in document order. */
+  sheets: Element[];
+  iframes: Element[];
+  metas: Element[];
+  base: Element | null;
+  selected: ReadonlyMap<string, Element>;
+}
+
+/**
+ * One iterative walk (no recursion: the parse already bounds depth and node count) that
+ * yields to other requests on large pages.
+ */
+async function gather(doc: Document, yieldSoon: () => Promise<void>): Promise<Gathered> {
+  const g: Gathered = {
+    scripts: [],
+    links: [],
+    styles: [],
+    sheets: [],
+    iframes: [],
+    metas: [],
+    base: null,
+    selected: new Map(),
+  };
+  const selectors = newSelectorRun();
+  g.selected = selectors.selected;
+  await walkCooperatively(doc, (node: AnyNode) => {
+    if (!isTag(node)) return node.type === "root";
+    selectors.visit(node);
+    switch (node.name) {
+      case "script":
+        g.scripts.push(node);
+        return false;
+      case "style":
+        g.styles.push(node);
+        g.sheets.push(node);
+        return false;
+      case "link":
+        g.links.push(node);
+        if (node.attribs.rel !== undefined) g.sheets.push(node);
+        break;
+      case "iframe":
+        g.iframes.push(node);
+        break;
+      case "meta":
+        g.metas.push(node);
+        break;
+      case "base":
+        if (!g.base && attr(node, "href")) g.base = node;
+        break;
+    }
+  }, yieldSoon);
+  return g;
+}
+
 /**
  * Analyses HTML fetched from `finalUrl`. URLs are resolved against `<base href>` when present.
- * `warn` hears about parts that could not be read (a broken import map).
+ * `warn` hears about parts that could not be read (a broken import map). The page is parsed
+ * once, within the shared parse limits (over one: 502 PARSE_ERROR), and walked once; the
+ * tree is dropped when this returns.
  */
-export function analyzePage(
+export async function analyzePage(
   html: string,
   finalUrl: string,
   warn: (message: string) => void = () => {},
-): PageAnalysis {
-  const doc = parseHtml(html);
+  response: ResponseMeta = {},
+): Promise<PageAnalysis> {
+  // Rules first: compiling them (first request only) must not count against the parse's time.
+  const rules = await loadTechRules();
+  const doc = await parsePage(html);
+  // Large pages: every step below yields to other requests every few milliseconds.
+  const yieldSoon = cooperative();
+  const g = await gather(doc, yieldSoon);
   // Browsers ignore a <base href> that is not a fetchable URL (javascript:, data:).
-  const declaredBase = documentBase(doc, finalUrl);
+  const declaredBase = g.base ? resolveUrl(attr(g.base, "href"), finalUrl) ?? finalUrl : finalUrl;
   const base = /^https?:/i.test(declaredBase) ? declaredBase : finalUrl;
   const pageHost = new URL(finalUrl).hostname;
   const origin = (url: string | null): Origin => originOf(url, pageHost);
 
-  const scripts = collectScripts(doc, base, origin);
-  const stylesheets = collectStylesheets(doc, base, origin);
-  const preloads = collectPreloads(doc, base, origin);
-  const iframes = collectIframes(doc, base, origin);
-  const importMap = collectImportMap(doc, base, origin, warn);
+  const scripts = collectScripts(g.scripts, base, origin);
+  const stylesheets = collectStylesheets(g.sheets, base, origin);
+  const preloads = collectPreloads(g.links, base, origin);
+  const iframes = collectIframes(g.iframes, base, origin);
+  const importMap = collectImportMap(g.scripts, base, origin, warn);
   const hosts = tallyHosts(scripts, stylesheets, preloads, iframes, importMap);
 
   const urls = [
@@ -73,10 +154,28 @@ export function analyzePage(
     ...preloads.map((p) => p.href),
     ...importMap.map((e) => e.url),
   ].filter((u): u is string => u !== null);
-  const generators = select(doc, 'meta[name="generator" i]')
-    .map((m) => attr(m, "content"))
-    .filter((c): c is string => c !== null);
-  const libraries = detectLibraries({ urls, generators, doc, html });
+  await yieldSoon();
+  const meta = metaMap(g.metas);
+  const own = detectLibraries({
+    urls,
+    generators: meta.get("generator") ?? [],
+    selected: g.selected,
+    html,
+  });
+  const signals: PageSignals = {
+    url: finalUrl,
+    html,
+    scriptSrc: scripts.map((s) => s.src).filter((u): u is string => u !== null),
+    // Every inline script's text, data blocks included (as Wappalyzer reads `scripts`).
+    scripts: g.scripts.filter((el) => !el.attribs.src).map(rawText).filter(Boolean),
+    css: g.styles.map(rawText),
+    meta,
+    headers: headerMap(response.headers),
+    cookies: cookieMap(response.setCookies ?? []),
+  };
+  await yieldSoon();
+  const techs = await detectTechnologies(rules, signals, yieldSoon);
+  const libraries = mergeLibraries(rules, techs, own);
 
   const external = scripts.filter((s) => !s.inline);
   const thirdPartyScripts = external.filter((s) => s.thirdParty);
@@ -117,13 +216,24 @@ function originOf(url: string | null, pageHost: string): Origin {
   return { host: u.hostname, thirdParty: isThirdParty(u.hostname, pageHost) };
 }
 
-function collectScripts(doc: Document, base: string, origin: (u: string | null) => Origin) {
+/** The `type` essence of a script (`""` when absent), lowercased. */
+function typeEssence(el: Element): string {
+  return (el.attribs.type ?? "").split(";")[0].trim().toLowerCase();
+}
+
+/** Whether a `<script>` runs as JavaScript (data blocks, templates, import maps do not). */
+function runsAsScript(el: Element): boolean {
+  const essence = typeEssence(el);
+  return essence === "" || JS_TYPE.test(essence);
+}
+
+function collectScripts(elements: Element[], base: string, origin: (u: string | null) => Origin) {
   const out: Script[] = [];
-  for (const el of select(doc, "script")) {
+  for (const el of elements) {
     const type = el.attribs.type?.trim() ?? null;
-    const essence = (type ?? "").split(";")[0].trim().toLowerCase();
+    const essence = typeEssence(el);
     // Data blocks (JSON, templates, import maps) are not run: not script dependencies.
-    if (essence !== "" && !JS_TYPE.test(essence)) continue;
+    if (!runsAsScript(el)) continue;
     // A script with a src attribute is external even when the src cannot be resolved.
     const inline = attr(el, "src") === null;
     const src = inline ? null : resolveUrl(attr(el, "src"), base);
@@ -144,9 +254,13 @@ function collectScripts(doc: Document, base: string, origin: (u: string | null) 
   return out;
 }
 
-function collectStylesheets(doc: Document, base: string, origin: (u: string | null) => Origin) {
+function collectStylesheets(
+  sheets: Element[],
+  base: string,
+  origin: (u: string | null) => Origin,
+) {
   const out: Stylesheet[] = [];
-  for (const el of select(doc, "link[rel][href], style")) {
+  for (const el of sheets) {
     if (el.name === "style") {
       out.push({
         href: null,
@@ -160,7 +274,7 @@ function collectStylesheets(doc: Document, base: string, origin: (u: string | nu
       });
       continue;
     }
-    if (!relTokens(el).includes("stylesheet")) continue;
+    if (el.attribs.href === undefined || !relTokens(el).includes("stylesheet")) continue;
     const href = resolveUrl(attr(el, "href"), base);
     if (!href) continue;
     out.push({
@@ -176,9 +290,10 @@ function collectStylesheets(doc: Document, base: string, origin: (u: string | nu
   return out;
 }
 
-function collectPreloads(doc: Document, base: string, origin: (u: string | null) => Origin) {
+function collectPreloads(links: Element[], base: string, origin: (u: string | null) => Origin) {
   const out: Preload[] = [];
-  for (const el of select(doc, "link[rel][href]")) {
+  for (const el of links) {
+    if (el.attribs.href === undefined) continue;
     const rels = relTokens(el).filter((r) => HINT_RELS.includes(r));
     const href = resolveUrl(attr(el, "href"), base);
     if (rels.length === 0 || !href) continue;
@@ -194,9 +309,10 @@ function collectPreloads(doc: Document, base: string, origin: (u: string | null)
   return out;
 }
 
-function collectIframes(doc: Document, base: string, origin: (u: string | null) => Origin) {
+function collectIframes(elements: Element[], base: string, origin: (u: string | null) => Origin) {
   const out: Iframe[] = [];
-  for (const el of select(doc, "iframe[src]")) {
+  for (const el of elements) {
+    if (el.attribs.src === undefined) continue;
     const src = resolveUrl(attr(el, "src"), base);
     if (!src) continue;
     out.push({
@@ -211,13 +327,13 @@ function collectIframes(doc: Document, base: string, origin: (u: string | null) 
 }
 
 function collectImportMap(
-  doc: Document,
+  scripts: Element[],
   base: string,
   origin: (u: string | null) => Origin,
   warn: (message: string) => void,
 ): ImportMapEntry[] {
   const out: ImportMapEntry[] = [];
-  for (const el of select(doc, "script")) {
+  for (const el of scripts) {
     if (el.attribs.type?.trim().toLowerCase() !== "importmap") continue;
     let map: unknown;
     try {
@@ -277,6 +393,44 @@ function crossorigin(el: Element): string | null {
 /** The unparsed text of a `<script>` or `<style>` element. */
 function rawText(el: Element): string {
   return el.children.filter(isText).map((c) => c.data).join("");
+}
+
+/** Meta `name` (or `property`), lowercased → contents, as the rule set reads them. */
+function metaMap(metas: Element[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const el of metas) {
+    const key = (el.attribs.name || el.attribs.property)?.trim().toLowerCase();
+    const content = el.attribs.content;
+    if (!key || content === undefined) continue;
+    out.set(key, [...out.get(key) ?? [], content]);
+  }
+  return out;
+}
+
+/** Response headers, lowercased names → values (Set-Cookie goes to the cookies). */
+function headerMap(headers: Headers | undefined): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [name, value] of headers ?? []) {
+    if (name !== "set-cookie") out.set(name, [...out.get(name) ?? [], value]);
+  }
+  return out;
+}
+
+/**
+ * Cookie names (lowercased) → values from `Set-Cookie` lines. Google Analytics 4's
+ * `_ga_<ID>` becomes `_ga_*`, the name the rule set knows it by (as Wappalyzer's driver does).
+ */
+function cookieMap(lines: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const line of lines) {
+    const pair = line.split(";", 1)[0];
+    const at = pair.indexOf("=");
+    if (at <= 0) continue;
+    let name = pair.slice(0, at).trim().toLowerCase();
+    if (/^_ga_[a-z0-9]+$/.test(name)) name = "_ga_*";
+    out.set(name, [...out.get(name) ?? [], pair.slice(at + 1).trim()]);
+  }
+  return out;
 }
 
 function byteLength(s: string): number {

@@ -55,6 +55,14 @@ const GENERIC =
   "main|app|index|bundle|chunk|vendors?|runtime|polyfills?|common|styles?|theme|scripts?";
 
 /**
+ * One word of a file name: starts with a letter, and is not itself a version (`v2` in
+ * `modernizr-v2.7.1.min.js` belongs to the version, not the name).
+ */
+const NAME_SEGMENT = String.raw`(?!v\d)[a-z][a-z0-9]*`;
+/** Build markers that may sit before or after the version (`jquery.min.1.8.2.js`). */
+const BUILD_SUFFIX = "min|slim|pack|packed|bundle|umd|esm|prod|production|custom";
+
+/**
  * A case-insensitive pattern written as a raw template (backslashes as in a regex literal),
  * so the shared fragments above can be spliced in with `${V}`.
  */
@@ -135,6 +143,18 @@ export const RULES: readonly Rule[] = [
     },
   },
   {
+    id: "cdn-bootstrapcdn",
+    on: "url",
+    pattern:
+      re`^https?://(?:maxcdn|stackpath|netdna)\.bootstrapcdn\.com/(?<name>font-awesome|bootstrap|twitter-bootstrap)/(?<version>${V})/`,
+    confidence: 100,
+    example: {
+      input: "https://maxcdn.bootstrapcdn.com/font-awesome/4.7.0/css/font-awesome.min.css",
+      name: "font-awesome",
+      version: "4.7.0",
+    },
+  },
+  {
     id: "cdn-esm-sh",
     on: "url",
     pattern: re`^https?://esm\.sh/(?:v\d+/|stable/)?(?<name>${PKG})(?:@(?<version>[^/?#]+))?`,
@@ -165,7 +185,7 @@ export const RULES: readonly Rule[] = [
     id: "versioned-file-name",
     on: "url",
     pattern:
-      re`/(?!(?:${GENERIC})[-.@]v?\d)(?<name>[a-z][a-z0-9]*(?:[.-][a-z][a-z0-9]*)*)[-.@](?<version>v?\d+\.\d+(?:\.\d+)?(?:-[a-z]+(?:\.\d+)*)?)(?:\.(?:min|slim|bundle|umd|esm|prod|production))*\.(?:m?js|css)(?:[?#]|$)`,
+      re`/(?!(?:${GENERIC})[-.@]v?\d)(?<name>${NAME_SEGMENT}(?:[.-]${NAME_SEGMENT})*?)(?:[.-](?:${BUILD_SUFFIX}))*[-.@](?<version>v?\d+\.\d+(?:\.\d+)?(?:-[a-z]+(?:\.\d+)*)?)(?:[.-](?:${BUILD_SUFFIX}))*\.(?:m?js|css)(?:[?#]|$)`,
     confidence: 75,
     example: {
       input: "https://example.com/js/vendor/bootstrap-5.3.2.min.js?ver=5.3.2",
@@ -202,7 +222,8 @@ export const RULES: readonly Rule[] = [
   {
     id: "google-fonts",
     on: "url",
-    pattern: re`^https?://fonts\.googleapis\.com/css2?\?`,
+    // The stylesheet, or only a preconnect / dns-prefetch to the font files' origin.
+    pattern: re`^https?://fonts\.(?:googleapis\.com/css2?\?|gstatic\.com/?$)`,
     name: "Google Fonts",
     confidence: 100,
     example: {
@@ -529,4 +550,6 @@ export const ALIASES: Readonly<Record<string, string>> = {
   "vue.js": "vue",
   "webfont": "webfontloader",
   "jqueryui": "jquery-ui",
+  // RequireJS ships as require.js / require-2.1.2.js; npm "require" is another package.
+  "require": "requirejs",
 };

@@ -87,14 +87,31 @@ export const HostSchema = z.object({
 
 /** Why a library was detected: the rule that fired and what it matched. */
 export const EvidenceSchema = z.object({
-  rule: z.string().openapi({ description: "Rule id from rules.ts, or `implied`" }),
-  value: z.string().openapi({ description: "The URL, attribute or text that matched" }),
+  rule: z.string().openapi({
+    description:
+      "The rule that matched: a rule id from rules.ts, `webappanalyzer: <pattern>` for the technology rule set, or `implied`",
+  }),
+  source: z.string().openapi({
+    description:
+      "Where it matched: `url`, `scriptSrc`, `html`, `scripts` (inline), `css` (inline), `dom`, `meta:<name>`, `headers:<name>`, `cookies:<name>`, or `implies`",
+  }),
+  value: z.string().openapi({
+    description: "The URL, attribute or text that matched (or the implying technology)",
+  }),
 }).openapi("Evidence");
 
 /** A detected library, framework or platform. */
 export const LibrarySchema = z.object({
-  name: z.string(),
+  name: z.string().openapi({
+    description: "The technology's name as in the webappanalyzer rule set (`jQuery`, `Next.js`)",
+  }),
   version: z.string().nullable(),
+  package: z.string().nullable().openapi({
+    description: "The npm package name, when the page names it (CDN URLs, markup rules)",
+  }),
+  categories: z.array(z.string()).openapi({
+    description: "The rule set's categories (`JavaScript libraries`, `Tag managers`…)",
+  }),
   confidence: z.number().int().min(0).max(100),
   evidence: z.array(EvidenceSchema),
 }).openapi("Library");

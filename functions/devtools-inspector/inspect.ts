@@ -1,6 +1,6 @@
 /** `/inspect` end to end: fetch safely, then describe the response the way DevTools would. */
 import { type FetchPolicy, type FetchResult, safeFetch } from "../../shared/net/safe_fetch.ts";
-import { type Document, parseHtml } from "../../shared/net/html.ts";
+import { type Document, parsePage, pause } from "../../shared/net/html.ts";
 import { securityAudit } from "./audit.ts";
 import { bodyKind } from "./body_kind.ts";
 import { describeCaching } from "./caching.ts";
@@ -40,7 +40,7 @@ export async function inspectUrl(url: string, policy: FetchPolicy): Promise<Insp
     const res = await safeFetch(url, policy, { signal });
     const preflight = await corsPreflight(res.finalUrl, policy, signal);
     const httpRoute = twin ? await twin : { reached: true as const, steps: routeOf(res) };
-    return inspectResponse(res, fetchedAt, { httpRoute, preflight });
+    return await inspectResponse(res, fetchedAt, { httpRoute, preflight });
   } finally {
     done.abort(); // the twin, if the page failed first
   }
@@ -58,15 +58,28 @@ export function headerRecord(headers: Headers): Record<string, string> {
   return out;
 }
 
-/** Describes a fetched response (apart from the fetch so that tests can feed one in). */
-export function inspectResponse(
+/**
+ * Describes a fetched response (apart from the fetch so that tests can feed one in). The page
+ * is parsed once, within the shared parse limits: a page over one is 502 PARSE_ERROR.
+ */
+export async function inspectResponse(
   res: FetchResult,
   fetchedAt: string,
   probes: Probes,
-): InspectResult {
+): Promise<InspectResult> {
   const kind = bodyKind(res.contentType, res.body, res.charset);
-  const document: Document | null = kind === "html" ? parseHtml(res.text) : null;
+  const document: Document | null = kind === "html" ? await parsePage(res.text) : null;
   const cookies = describeCookies(res.setCookies, new URL(res.finalUrl));
+  const security = securityAudit({
+    finalUrl: res.finalUrl,
+    headers: res.headers,
+    cookies,
+    document,
+    ...probes,
+  });
+  // Let other requests in between the audits and the statistics of a large page.
+  if (document) await pause();
+  const page = document ? pageStats(document, res.body.length, res.charset) : null;
   return {
     url: res.url,
     finalUrl: res.finalUrl,
@@ -88,13 +101,7 @@ export function inspectResponse(
       res.body.length,
       kind,
     ),
-    security: securityAudit({
-      finalUrl: res.finalUrl,
-      headers: res.headers,
-      cookies,
-      document,
-      ...probes,
-    }),
-    page: document ? pageStats(document, res.body.length, res.charset) : null,
+    security,
+    page,
   };
 }

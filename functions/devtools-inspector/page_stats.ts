@@ -6,6 +6,7 @@ import {
   type Document,
   select,
   selectFirst,
+  walk,
 } from "../../shared/net/html.ts";
 import { isTag, isText } from "domhandler";
 import type { PageStats } from "./schema.ts";
@@ -26,17 +27,20 @@ export function doctypeOf(doc: Document): string | null {
 
 /** Raw text inside an element (a script's or style's source), entity-free as parsed. */
 function rawText(node: AnyNode): string {
-  if (isText(node)) return node.data;
-  if (isTag(node)) return node.children.map(rawText).join("");
-  return "";
+  const parts: string[] = [];
+  walk(node, (n) => {
+    if (isText(n)) parts.push(n.data);
+  });
+  return parts.join("");
 }
 
-/** Counts every element under the document. */
+/** Counts every element under the document (an iterative walk: any depth is safe). */
 function countElements(nodes: readonly AnyNode[]): number {
   let n = 0;
-  for (const node of nodes) {
-    if (isTag(node)) n += 1 + countElements(node.children);
-    else if ("children" in node) n += countElements((node as { children: AnyNode[] }).children);
+  for (const root of nodes) {
+    walk(root, (node) => {
+      if (isTag(node)) n++;
+    });
   }
   return n;
 }

@@ -3,16 +3,173 @@
  * 2.8x faster than parse5 on a 387 KiB real page: see README, `bench/html_parsers.ts`),
  * css-select queries it, domutils reads text. Experiments use only these functions.
  */
-import { parseDocument } from "htmlparser2";
-import type { AnyNode, Document, Element, ParentNode } from "domhandler";
+import { parseDocument, Parser } from "htmlparser2";
+import type { AnyNode, ChildNode, Document, Element, ParentNode } from "domhandler";
 import { selectAll, selectOne } from "css-select";
-import { isTag, isText } from "domhandler";
+import { DomHandler, isTag, isText } from "domhandler";
+import { ApiError, type ErrorCode } from "../contract/errors.ts";
 
 export type { AnyNode, Document, Element };
 
 /** Parses HTML leniently (as browsers do: never throws on bad markup); entities are decoded. */
 export function parseHtml(html: string): Document {
   return parseDocument(html, { decodeEntities: true, lowerCaseAttributeNames: true });
+}
+
+/** Bounds on one parse: a page over any of them is refused, not parsed. */
+export interface ParseLimits {
+  /** Deepest element nesting (unclosed `<div>`s nest without end). */
+  maxDepth: number;
+  /** Most nodes (elements, texts, comments) in the tree. */
+  maxNodes: number;
+  /** Most wall-clock time for the parse, pauses for other requests included. */
+  maxMillis: number;
+  /** Characters parsed between two pauses that let other requests run. */
+  sliceChars: number;
+}
+
+/**
+ * The bounds `/analyze` and `/inspect` parse under. Real pages nest well under 100 levels
+ * (browsers themselves stop nesting at 512), a 5 MiB page holds about 150k nodes and parses in
+ * well under a second; the time bound is for a machine under load.
+ */
+export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = {
+  maxDepth: 1024,
+  maxNodes: 300_000,
+  maxMillis: 10_000,
+  sliceChars: 32 * 1024,
+};
+
+/** A page over one of the parse limits; `message` says which, for the caller's 502. */
+export class HtmlLimitError extends Error {
+  /** Which limit was passed. */
+  readonly limit: keyof ParseLimits;
+  constructor(limit: keyof ParseLimits, message: string) {
+    super(message);
+    this.name = "HtmlLimitError";
+    this.limit = limit;
+  }
+}
+
+/** A DOM builder that refuses trees deeper or larger than its limits as they are built. */
+class BoundedHandler extends DomHandler {
+  nodes = 0;
+  constructor(private readonly limits: ParseLimits) {
+    super(null, { withStartIndices: false, withEndIndices: false });
+  }
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    super.onopentag(name, attribs);
+    // tagStack holds the document too, so its length is the new element's depth + 1.
+    if (this.tagStack.length - 1 > this.limits.maxDepth) {
+      throw new HtmlLimitError(
+        "maxDepth",
+        `Page nests elements deeper than ${this.limits.maxDepth} levels`,
+      );
+    }
+  }
+  protected override addNode(node: ChildNode): void {
+    if (++this.nodes > this.limits.maxNodes) {
+      throw new HtmlLimitError("maxNodes", `Page has more than ${this.limits.maxNodes} nodes`);
+    }
+    super.addNode(node);
+  }
+}
+
+/** Lets timers and other requests run (a macrotask, not a microtask). */
+export const pause = (): Promise<void> => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * A cooperative yield for long work on one request: `await yieldSoon()` pauses (letting
+ * other requests run) once `sliceMs` have passed since the last pause, and is a cheap
+ * no-op otherwise. Call it between steps and every few hundred items of a loop.
+ */
+export function cooperative(sliceMs = 25): () => Promise<void> {
+  let last = performance.now();
+  return async () => {
+    if (performance.now() - last < sliceMs) return;
+    await pause();
+    last = performance.now();
+  };
+}
+
+/**
+ * Parses HTML like `parseHtml`, within `limits`: the text is parsed in slices with a pause
+ * between them, so other requests are served meanwhile, and a page nested too deep, with
+ * too many nodes or taking too long is refused with an `HtmlLimitError` as soon as it passes
+ * the bound. The resulting tree is at most `maxDepth` deep, so walks of it stay bounded.
+ */
+export async function parseHtmlBounded(
+  html: string,
+  limits: Partial<ParseLimits> = {},
+): Promise<Document> {
+  const bounds = { ...DEFAULT_PARSE_LIMITS, ...limits };
+  const handler = new BoundedHandler(bounds);
+  const parser = new Parser(handler, { decodeEntities: true, lowerCaseAttributeNames: true });
+  const started = performance.now();
+  const yieldSoon = cooperative();
+  for (let at = 0; at < html.length; at += bounds.sliceChars) {
+    if (at > 0) await yieldSoon();
+    if (performance.now() - started > bounds.maxMillis) {
+      throw new HtmlLimitError(
+        "maxMillis",
+        `Page took longer than ${bounds.maxMillis} ms to parse`,
+      );
+    }
+    parser.write(html.slice(at, at + bounds.sliceChars));
+  }
+  parser.end();
+  return handler.root;
+}
+
+/**
+ * `parseHtmlBounded` for a route: a page over a limit becomes the route's 502 (`PARSE_ERROR`
+ * for `/analyze` and `/inspect`) with the limit's message.
+ */
+export async function parsePage(
+  html: string,
+  code: ErrorCode = "PARSE_ERROR",
+  limits: Partial<ParseLimits> = {},
+): Promise<Document> {
+  try {
+    return await parseHtmlBounded(html, limits);
+  } catch (err) {
+    if (err instanceof HtmlLimitError) throw new ApiError(code, err.message);
+    throw err;
+  }
+}
+
+/**
+ * Visits every node under `root` in document order, iteratively (no recursion, so no depth
+ * can overflow the stack). `visit` returning `false` skips that node's children.
+ */
+export function walk(root: AnyNode, visit: (node: AnyNode) => boolean | void): void {
+  const stack: AnyNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (visit(node) === false) continue;
+    const children = (node as ParentNode).children;
+    if (children) { for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]); }
+  }
+}
+
+/**
+ * `walk`, yielding to other requests through `yieldSoon` (see `cooperative`) every
+ * `every` nodes, for walks of large pages.
+ */
+export async function walkCooperatively(
+  root: AnyNode,
+  visit: (node: AnyNode) => boolean | void,
+  yieldSoon: () => Promise<void>,
+  every = 512,
+): Promise<void> {
+  const stack: AnyNode[] = [root];
+  for (let n = 1; stack.length > 0; n++) {
+    if (n % every === 0) await yieldSoon();
+    const node = stack.pop()!;
+    if (visit(node) === false) continue;
+    const children = (node as ParentNode).children;
+    if (children) { for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]); }
+  }
 }
 
 /** Every element under `root` that matches a CSS selector, in document order. */

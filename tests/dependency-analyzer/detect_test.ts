@@ -14,8 +14,16 @@ Deno.test("a CDN URL and its versioned file name fold into one library with both
     version: "3.7.1",
     confidence: 100,
     evidence: [
-      { rule: "cdn-code-jquery", value: "https://code.jquery.com/jquery-3.7.1.min.js" },
-      { rule: "versioned-file-name", value: "https://code.jquery.com/jquery-3.7.1.min.js" },
+      {
+        rule: "cdn-code-jquery",
+        source: "url",
+        value: "https://code.jquery.com/jquery-3.7.1.min.js",
+      },
+      {
+        rule: "versioned-file-name",
+        source: "url",
+        value: "https://code.jquery.com/jquery-3.7.1.min.js",
+      },
     ],
   }]);
 });
@@ -40,7 +48,7 @@ Deno.test("a rule reports only its first match as evidence", () => {
   });
   const next = libs.find((l) => l.name === "next")!;
   assert.deepEqual(next.evidence, [
-    { rule: "nextjs-static-path", value: "https://x.test/_next/static/a.js" },
+    { rule: "nextjs-static-path", source: "url", value: "https://x.test/_next/static/a.js" },
   ]);
   assert.equal(next.confidence, 75);
 });
@@ -55,13 +63,13 @@ Deno.test("implied libraries inherit the implying library's confidence", () => {
       name: "@remix-run/react",
       version: null,
       confidence: 100,
-      evidence: [{ rule: "remix-context", value: "window.__remixContext" }],
+      evidence: [{ rule: "remix-context", source: "html", value: "window.__remixContext" }],
     },
     {
       name: "react",
       version: null,
       confidence: 100,
-      evidence: [{ rule: "implied", value: "@remix-run/react" }],
+      evidence: [{ rule: "implied", source: "implies", value: "@remix-run/react" }],
     },
   ]);
 });

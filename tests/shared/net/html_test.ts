@@ -1,14 +1,21 @@
 import assert from "node:assert/strict";
 import {
+  type AnyNode,
   attr,
+  DEFAULT_PARSE_LIMITS,
   documentBase,
+  HtmlLimitError,
   parseHtml,
+  parseHtmlBounded,
+  parsePage,
   readableText,
   resolveUrl,
   select,
   selectFirst,
   text,
+  walk,
 } from "../../../shared/net/html.ts";
+import { ApiError } from "../../../shared/contract/errors.ts";
 
 const PAGE = `<!doctype html><html lang="en"><head><title> Hello &amp; welcome </title>
 <base href="/sub/"><script>var x = "<b>not text</b>";</script><style>p{}</style></head>
@@ -43,4 +50,86 @@ Deno.test("documentBase honours <base href> and resolveUrl makes URLs absolute",
 Deno.test("malformed markup parses without throwing", () => {
   const doc = parseHtml("<div><p>unclosed <b>bold <i>both</div></p><<>>");
   assert.ok(text(doc).includes("unclosed"));
+});
+
+/** `levels` unclosed `<div>`s, as in issue 21's hostile page. */
+function nested(levels: number): string {
+  return `<!doctype html><html><body>${"<div>x".repeat(levels)}</body></html>`;
+}
+
+Deno.test("parseHtmlBounded builds the same tree as parseHtml within the limits", async () => {
+  const doc = await parseHtmlBounded(PAGE, { sliceChars: 17 });
+  assert.equal(text(selectFirst(doc, "title")), "Hello & welcome");
+  assert.equal(select(doc, "p").length, 2);
+  assert.equal(readableText(doc), readableText(parseHtml(PAGE)));
+});
+
+Deno.test("a page nested deeper than maxDepth is refused as soon as it passes the bound", async () => {
+  const started = performance.now();
+  await assert.rejects(
+    () => parseHtmlBounded(nested(200_000)),
+    (err: unknown) =>
+      err instanceof HtmlLimitError && err.limit === "maxDepth" &&
+      err.message === `Page nests elements deeper than ${DEFAULT_PARSE_LIMITS.maxDepth} levels`,
+  );
+  // 1.2 MB of markup; refused after its first slice, long before a full parse.
+  assert.ok(performance.now() - started < 2_000, `${performance.now() - started} ms`);
+  // At the bound itself it parses.
+  await parseHtmlBounded(nested(DEFAULT_PARSE_LIMITS.maxDepth - 3));
+});
+
+Deno.test("a page with more nodes than maxNodes is refused", async () => {
+  await assert.rejects(
+    () => parseHtmlBounded("<p>a</p>".repeat(600), { maxNodes: 1_000 }),
+    (err: unknown) => err instanceof HtmlLimitError && err.limit === "maxNodes",
+  );
+  await parseHtmlBounded("<p>a</p>".repeat(400), { maxNodes: 1_000 });
+});
+
+Deno.test("a parse that takes longer than maxMillis is refused between slices", async () => {
+  await assert.rejects(
+    () => parseHtmlBounded("<p>a</p>".repeat(20_000), { maxMillis: 0, sliceChars: 1_000 }),
+    (err: unknown) => err instanceof HtmlLimitError && err.limit === "maxMillis",
+  );
+});
+
+Deno.test("timers run while a large page is parsed (the parse yields between slices)", async () => {
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 0);
+  try {
+    await parseHtmlBounded("<p>text</p>".repeat(100_000), { sliceChars: 16 * 1024 });
+  } finally {
+    clearInterval(timer);
+  }
+  assert.ok(ticks >= 10, `only ${ticks} timer ticks during the parse`);
+});
+
+Deno.test("parsePage turns a limit into the route's 502 with the limit's message", async () => {
+  await assert.rejects(
+    () => parsePage(nested(5_000)),
+    (err: unknown) =>
+      err instanceof ApiError && err.code === "PARSE_ERROR" && err.status === 502 &&
+      /deeper than 1024 levels/.test(err.message),
+  );
+  await assert.rejects(
+    () => parsePage(nested(5_000), "FETCH_OR_AI_ERROR"),
+    (err: unknown) => err instanceof ApiError && err.code === "FETCH_OR_AI_ERROR",
+  );
+});
+
+Deno.test("walk visits every node in document order without recursion, and can skip", async () => {
+  // 50k levels: a recursive walk would overflow the stack here.
+  const doc = await parseHtmlBounded(nested(50_000), { maxDepth: 60_000, maxNodes: 200_000 });
+  let elements = 0;
+  walk(doc, (n: AnyNode) => {
+    if (n.type === "tag") elements++;
+  });
+  assert.equal(elements, 50_000 + 2);
+  const order: string[] = [];
+  walk(parseHtml("<a><b></b><c><d></d></c></a><e></e>"), (n: AnyNode) => {
+    if (n.type !== "tag") return;
+    order.push((n as { name: string }).name);
+    return (n as { name: string }).name !== "c";
+  });
+  assert.deepEqual(order, ["a", "b", "c", "e"]);
 });

@@ -1,0 +1,246 @@
+/**
+ * Runs the compiled technology rules (tech_rules.ts) over a page's static signals and
+ * resolves the matches as Wappalyzer does: confidence summed per technology (at most 100),
+ * the longest plausible version, `excludes`, `implies` (transitively) and `requires` /
+ * `requiresCategory` (a technology that only counts next to another).
+ */
+import type { CompiledPattern, KeyedSignal, TechRules, TextSignal } from "./tech_rules.ts";
+import { resolveVersion } from "./tech_patterns.ts";
+import type { Evidence } from "./schema.ts";
+
+/** What a page exposes to the rules, gathered in one walk of the parsed page. */
+export interface PageSignals {
+  /** The final URL. */
+  url: string;
+  /** The page text as fetched. */
+  html: string;
+  /** Absolute `src` of every `<script src>`. */
+  scriptSrc: string[];
+  /** Text of every inline `<script>`. */
+  scripts: string[];
+  /** Text of every `<style>`. */
+  css: string[];
+  /** Lowercased meta `name`/`property` → contents. */
+  meta: Map<string, string[]>;
+  /** Lowercased response header name → values. */
+  headers: Map<string, string[]>;
+  /** Lowercased cookie name → values (from `Set-Cookie`). */
+  cookies: Map<string, string[]>;
+}
+
+/** A technology found on the page. */
+export interface TechDetection {
+  name: string;
+  categories: string[];
+  confidence: number;
+  /** "" when no rule gave one. */
+  version: string;
+  evidence: Evidence[];
+}
+
+interface Hit {
+  pattern: CompiledPattern;
+  source: string;
+  value: string;
+  version: string;
+}
+
+/** How much of a matched text goes into evidence. */
+const MAX_EVIDENCE_CHARS = 200;
+/** How much of a pattern names the rule in evidence. */
+const MAX_RULE_CHARS = 120;
+
+function excerpt(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max) + "…" : text;
+}
+
+/** Characters either side of a literal's occurrence that a match may span. */
+const WINDOW = 1024;
+/** Anchors make a window's edges look like the text's: such patterns see the whole text. */
+const ANCHORED = /(?:^|[^\\])[\^$]/;
+
+/**
+ * Runs a pattern over windows around its literals' occurrences in a long text instead of
+ * over all of it: a `<[^>]+…` pattern retried at every `<` of a 500 KiB page costs
+ * milliseconds; around the few places its literal occurs it costs microseconds. Every match
+ * contains a literal, and bounded quantifiers keep matches far shorter than the window.
+ * Overlapping windows are merged, so no text is scanned twice.
+ */
+function execNear(pattern: CompiledPattern, text: string, lower: string): RegExpExecArray | null {
+  if (!pattern.literals || ANCHORED.test(pattern.source)) return pattern.regex.exec(text);
+  for (const literal of pattern.literals) {
+    let at = lower.indexOf(literal);
+    while (at >= 0) {
+      const start = Math.max(0, at - WINDOW);
+      let end = at + literal.length + WINDOW;
+      // Extend the window over the next occurrences it reaches.
+      let next = lower.indexOf(literal, at + 1);
+      while (next >= 0 && next - WINDOW <= end) {
+        end = next + literal.length + WINDOW;
+        next = lower.indexOf(literal, next + 1);
+      }
+      const m = pattern.regex.exec(text.slice(start, end));
+      if (m) return m;
+      at = next;
+    }
+  }
+  return null;
+}
+
+/** Runs every pattern whose literal occurs (or that has none) over the signals. */
+export async function matchSignals(
+  rules: TechRules,
+  page: PageSignals,
+  yieldSoon: () => Promise<void> = () => Promise.resolve(),
+): Promise<Map<number, Hit[]>> {
+  const hits = new Map<number, Hit[]>();
+  const add = (pattern: CompiledPattern, source: string, value: string, m: RegExpExecArray) => {
+    const row = hits.get(pattern.tech) ?? [];
+    row.push({ pattern, source, value, version: resolveVersion(pattern.version, m) });
+    hits.set(pattern.tech, row);
+  };
+  const texts: Record<TextSignal, string[]> = {
+    html: [page.html],
+    scriptSrc: page.scriptSrc,
+    scripts: page.scripts.length > 0 ? [page.scripts.join("\n")] : [],
+    css: page.css.length > 0 ? [page.css.join("\n")] : [],
+    url: [page.url],
+  };
+  for (const signal of Object.keys(texts) as TextSignal[]) {
+    const inputs = texts[signal];
+    if (inputs.length === 0) continue;
+    const set = rules.text[signal];
+    await yieldSoon();
+    const found = set.index.find(inputs.length === 1 ? inputs[0] : inputs.join("\n"));
+    const candidates = new Set(set.always);
+    for (const id of found) for (const p of set.byLiteral[id]) candidates.add(p);
+    // Long texts (the page, its inline scripts and styles): run near the literal only.
+    const long = signal === "html" || signal === "scripts" || signal === "css";
+    const lower = long ? inputs[0].toLowerCase() : "";
+    for (const pattern of candidates) {
+      await yieldSoon();
+      for (const input of inputs) {
+        const m = long ? execNear(pattern, input, lower) : pattern.regex.exec(input);
+        if (!m) continue;
+        // A whole page is no evidence: keep what matched; a URL is evidence as a whole.
+        const value = signal === "scriptSrc" || signal === "url" ? input : m[0];
+        add(pattern, signal, excerpt(value, MAX_EVIDENCE_CHARS), m);
+      }
+    }
+  }
+  const keyed: Record<KeyedSignal, Map<string, string[]>> = {
+    meta: page.meta,
+    headers: page.headers,
+    cookies: page.cookies,
+  };
+  for (const signal of Object.keys(keyed) as KeyedSignal[]) {
+    for (const [key, values] of keyed[signal]) {
+      for (const pattern of rules.keyed[signal].get(key) ?? []) {
+        for (const value of values) {
+          const m = pattern.regex.exec(value);
+          if (m) add(pattern, `${signal}:${key}`, excerpt(value, MAX_EVIDENCE_CHARS), m);
+        }
+      }
+    }
+  }
+  return hits;
+}
+
+/** A technology while resolving. */
+interface Resolving {
+  tech: number;
+  confidence: number;
+  version: string;
+  evidence: Evidence[];
+}
+
+/** Wappalyzer's choice among versions: the longest that looks like one. */
+function betterVersion(current: string, candidate: string): string {
+  return candidate.length > current.length && candidate.length <= 15 &&
+      (Number.parseInt(candidate, 10) || 0) < 10000
+    ? candidate
+    : current;
+}
+
+/** Detects the technologies of a page (`yieldSoon` lets other requests run meanwhile). */
+export async function detectTechnologies(
+  rules: TechRules,
+  page: PageSignals,
+  yieldSoon?: () => Promise<void>,
+): Promise<TechDetection[]> {
+  const hits = await matchSignals(rules, page, yieldSoon);
+  const conditional = (t: number) =>
+    rules.techs[t].requires.length > 0 || rules.techs[t].requiresCategory.length > 0;
+  let eligible = new Set([...hits.keys()].filter((t) => !conditional(t)));
+  let resolved = resolve(rules, hits, eligible);
+  // Conditional technologies join once what they require is there; repeat until stable.
+  for (let round = 0; round < 5; round++) {
+    const names = new Set(resolved.map((r) => rules.techs[r.tech].name));
+    const categories = new Set(resolved.flatMap((r) => rules.techs[r.tech].categories));
+    const next = new Set(eligible);
+    for (const t of hits.keys()) {
+      const tech = rules.techs[t];
+      if (!conditional(t)) continue;
+      if (
+        tech.requires.some((n) => names.has(n)) ||
+        tech.requiresCategory.some((c) => categories.has(c))
+      ) {
+        next.add(t);
+      }
+    }
+    if (next.size === eligible.size) break;
+    eligible = next;
+    resolved = resolve(rules, hits, eligible);
+  }
+  return resolved.map((r) => ({
+    name: rules.techs[r.tech].name,
+    categories: rules.techs[r.tech].categories,
+    confidence: r.confidence,
+    version: r.version,
+    evidence: r.evidence,
+  }));
+}
+
+/** Folds hits per technology, then applies `excludes` and `implies`. */
+function resolve(rules: TechRules, hits: Map<number, Hit[]>, eligible: Set<number>): Resolving[] {
+  const out = new Map<number, Resolving>();
+  for (const tech of eligible) {
+    const r: Resolving = { tech, confidence: 0, version: "", evidence: [] };
+    const seen = new Set<string>();
+    for (const hit of hits.get(tech) ?? []) {
+      r.confidence = Math.min(100, r.confidence + hit.pattern.confidence);
+      r.version = betterVersion(r.version, hit.version);
+      const rule = `webappanalyzer: ${excerpt(hit.pattern.source, MAX_RULE_CHARS)}`;
+      // One evidence row per pattern and place.
+      const key = `${rule}\u0000${hit.source}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      r.evidence.push({ rule, source: hit.source, value: hit.value });
+    }
+    out.set(tech, r);
+  }
+  for (const r of [...out.values()]) {
+    for (const name of rules.techs[r.tech].excludes) {
+      const t = rules.byName.get(name);
+      if (t !== undefined) out.delete(t);
+    }
+  }
+  // Implied technologies, transitively (the queue grows as they are added).
+  const queue = [...out.values()];
+  for (let i = 0; i < queue.length; i++) {
+    const r = queue[i];
+    for (const implied of rules.techs[r.tech].implies) {
+      const t = rules.byName.get(implied.name);
+      if (t === undefined || out.has(t)) continue;
+      const added: Resolving = {
+        tech: t,
+        confidence: Math.min(r.confidence, implied.confidence),
+        version: implied.version,
+        evidence: [{ rule: "implied", source: "implies", value: rules.techs[r.tech].name }],
+      };
+      out.set(t, added);
+      queue.push(added);
+    }
+  }
+  return [...out.values()];
+}

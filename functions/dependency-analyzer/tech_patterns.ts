@@ -1,0 +1,265 @@
+/**
+ * One webappanalyzer pattern string (`jquery[.-]([\d.]*\d)[^/]*\.js\;version:\1`) compiled
+ * for the engine: the regular expression, the literal every match must contain (for the
+ * prefilter), the version template and the confidence.
+ *
+ * Fixes over wappalyzer-core 6.10's `parsePattern`: it rewrites every `+` and `*` into
+ * `{1,250}` / `{0,250}` to bound backtracking, also inside character classes (`[+*]` gains
+ * `{`, `,`, `0`, `2`, `5`) and after a backslash (`\*` becomes the literal text `{0,250}`);
+ * here only real quantifiers are bounded. Its version resolution removes only the first
+ * unmatched back reference; here all are.
+ */
+
+/** A compiled pattern. */
+export interface TechPattern {
+  /** The pattern as written (without its `\;` attributes), for evidence. */
+  source: string;
+  regex: RegExp;
+  /**
+   * Lowercase texts one of which every match contains (≥ 3 chars each: one per top-level
+   * alternative), or null when none could be derived.
+   */
+  literals: string[] | null;
+  /** `\;version:` template (`\1`, `\1?a:b`), "" when none. */
+  version: string;
+  /** `\;confidence:`, default 100. */
+  confidence: number;
+}
+
+/** Longest literal kept for the prefilter (a longer one only costs automaton states). */
+const MAX_LITERAL = 16;
+
+/**
+ * Compiles one pattern string; null when its regex is invalid in JavaScript (the rule set
+ * is written for it, so this is rare; such a pattern is skipped rather than failing all).
+ */
+export function compilePattern(raw: string | number): TechPattern | null {
+  const [source, ...attrs] = String(raw).split("\\;");
+  let version = "";
+  let confidence = 100;
+  for (const attr of attrs) {
+    const at = attr.indexOf(":");
+    if (at < 0) continue;
+    const key = attr.slice(0, at);
+    const value = attr.slice(at + 1);
+    if (key === "version") version = value;
+    if (key === "confidence") confidence = Number.parseInt(value, 10) || 0;
+  }
+  let regex: RegExp;
+  try {
+    regex = new RegExp(boundQuantifiers(source), "i");
+  } catch {
+    return null;
+  }
+  return { source, regex, literals: requiredLiterals(source), version, confidence };
+}
+
+/** `+` → `{1,250}` and `*` → `{0,250}` where they are quantifiers (not escaped, not in `[]`). */
+export function boundQuantifiers(source: string): string {
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === "\\") {
+      out += ch + (source[i + 1] ?? "");
+      i++;
+    } else if (inClass) {
+      if (ch === "]") inClass = false;
+      out += ch;
+    } else if (ch === "[") {
+      inClass = true;
+      out += ch;
+    } else if (ch === "+") out += "{1,250}";
+    else if (ch === "*") out += "{0,250}";
+    else out += ch;
+  }
+  return out;
+}
+
+/**
+ * One required literal per top-level alternative (`a|b`, or `(?:a|b)` as the whole pattern);
+ * null when any alternative has none.
+ */
+export function requiredLiterals(source: string): string[] | null {
+  let body = source;
+  // A pattern that is one non-capturing or capturing group: look inside it.
+  const whole = /^\((?:\?:)?/.exec(body);
+  if (whole && closingParen(body, 0) === body.length - 1) body = body.slice(whole[0].length, -1);
+  const branches = splitTopLevel(body);
+  const out: string[] = [];
+  for (const branch of branches) {
+    const literal = requiredLiteral(branch);
+    const literals = literal ? [literal] : groupLiterals(branch);
+    if (!literals) return null;
+    out.push(...literals);
+  }
+  return out;
+}
+
+/**
+ * For a branch without a literal of its own (`<[^>]+(?:assets|images)\.contentful`): the
+ * literals of a required top-level group's alternatives, choosing the group whose shortest
+ * literal is longest; null when no group has literals in every alternative.
+ */
+function groupLiterals(branch: string): string[] | null {
+  let best: string[] | null = null;
+  const score = (l: string[]) => Math.min(...l.map((x) => x.length));
+  for (let i = 0; i < branch.length; i++) {
+    const ch = branch[i];
+    if (ch === "\\") {
+      i++;
+      continue;
+    }
+    if (ch === "[") {
+      for (i++; i < branch.length && branch[i] !== "]"; i++) if (branch[i] === "\\") i++;
+      continue;
+    }
+    if (ch !== "(") continue;
+    const close = closingParen(branch, i);
+    if (close < 0) return best;
+    const inner = branch.slice(i, close + 1);
+    const after = branch[close + 1];
+    const optional = after === "?" || after === "*" || /^\{0?,/.test(branch.slice(close + 1));
+    if (!optional && !/^\(\?[=!<]/.test(inner)) {
+      const literals = requiredLiterals(inner);
+      if (literals && (!best || score(literals) > score(best))) best = literals;
+    }
+    i = close;
+  }
+  return best;
+}
+
+/** Index of the `)` that closes the `(` at `open`, or -1. */
+function closingParen(source: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === "\\") i++;
+    else if (ch === "[") {
+      for (i++; i < source.length && source[i] !== "]"; i++) if (source[i] === "\\") i++;
+    } else if (ch === "(") depth++;
+    else if (ch === ")" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** `source` split at its top-level `|`. */
+function splitTopLevel(source: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === "\\") i++;
+    else if (ch === "[") {
+      for (i++; i < source.length && source[i] !== "]"; i++) if (source[i] === "\\") i++;
+    } else if (ch === "(") depth++;
+    else if (ch === ")") depth--;
+    else if (ch === "|" && depth === 0) {
+      parts.push(source.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(source.slice(start));
+  return parts;
+}
+
+/** Escapes whose character stands for itself. */
+const LITERAL_ESCAPE = /[\\/.\-?+*()[\]{}|^$'"=:#@!%&,;<>~` _]/;
+
+/**
+ * The longest run of literal text that every match of `source` contains, lowercased, or
+ * null. Conservative: a top-level `|` yields null, groups and classes end a run, and a
+ * character made optional by `?`, `*` or `{0,` is dropped.
+ */
+export function requiredLiteral(source: string): string | null {
+  const runs: string[] = [];
+  let run = "";
+  const endRun = () => {
+    if (run) runs.push(run);
+    run = "";
+  };
+  let depth = 0;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    let literal: string | null = null;
+    if (ch === "\\") {
+      const next = source[i + 1] ?? "";
+      i++;
+      if (depth === 0 && LITERAL_ESCAPE.test(next)) literal = next;
+      else if (depth === 0) endRun();
+    } else if (ch === "[") {
+      // Skip the class (escapes inside included).
+      for (i++; i < source.length && source[i] !== "]"; i++) if (source[i] === "\\") i++;
+      if (depth === 0) endRun();
+    } else if (ch === "(") {
+      depth++;
+      endRun();
+    } else if (ch === ")") {
+      depth = Math.max(0, depth - 1);
+      endRun();
+    } else if (ch === "|") {
+      if (depth === 0) return null;
+    } else if (depth > 0) {
+      continue;
+    } else if (ch === "?" || ch === "*") {
+      // The previous character (if it was literal) is optional.
+      run = run.slice(0, -1);
+      endRun();
+    } else if (ch === "{") {
+      const m = /^\{(\d*)(?:,\d*)?\}/.exec(source.slice(i));
+      if (m) {
+        if (m[1] === "0" || m[1] === "") run = run.slice(0, -1);
+        endRun();
+        i += m[0].length - 1;
+      } else literal = ch;
+    } else if (ch === "+") {
+      endRun();
+    } else if (ch === "." || ch === "^" || ch === "$") {
+      endRun();
+    } else literal = ch;
+    if (literal !== null && depth === 0) {
+      // A quantifier right after this char decides whether it is required.
+      const after = source[i + 1];
+      if (after === "?" || after === "*" || (after === "{" && /^\{0?,/.test(source.slice(i + 1)))) {
+        endRun();
+      } else run += literal;
+    }
+  }
+  endRun();
+  const best = runs.sort((a, b) => b.length - a.length)[0];
+  if (!best || best.length < 3) return null;
+  return distinctive(best.toLowerCase());
+}
+
+/**
+ * The most telling `MAX_LITERAL` characters of a long literal: the window with the most
+ * letters and digits (`www.tsoft.com.tr`, not the `<a href="http://` every page has).
+ */
+function distinctive(literal: string): string {
+  if (literal.length <= MAX_LITERAL) return literal;
+  let best = 0;
+  let bestScore = -1;
+  for (let i = 0; i + MAX_LITERAL <= literal.length; i++) {
+    const score = literal.slice(i, i + MAX_LITERAL).replace(/[^a-z0-9]/g, "").length;
+    if (score >= bestScore) {
+      best = i;
+      bestScore = score;
+    }
+  }
+  return literal.slice(best, best + MAX_LITERAL);
+}
+
+/** The version a match gives by `template` (`\1`, `\1?yes:no`); "" when none. */
+export function resolveVersion(template: string, match: RegExpExecArray): string {
+  if (!template) return "";
+  let resolved = template;
+  match.forEach((group, index) => {
+    // Long groups are not versions (wappalyzer-core skips them too).
+    if (group !== undefined && group.length > 10) return;
+    const ternary = new RegExp(`\\\\${index}\\?([^:]+):(.*)$`).exec(resolved);
+    if (ternary) resolved = resolved.replace(ternary[0], group ? ternary[1] : ternary[2]);
+    resolved = resolved.trim().replace(new RegExp(`\\\\${index}(?!\\d)`, "g"), group ?? "");
+  });
+  return resolved.replace(/\\\d+/g, "").trim();
+}
