@@ -95,7 +95,7 @@ export async function run(): Promise<BenchRow[]> {
   const binding = createBrowser({ executablePath });
   const app = createApp(
     {
-      browser: binding,
+      BROWSER: binding,
       fetchPolicy: { ...DEFAULT_FETCH_POLICY, allowPrivate: true },
       limits: { cacheBytes: 0, warmPages: 1 },
     },

@@ -52,21 +52,21 @@ const EXPERIMENTS: Record<string, () => Promise<Fixture>> = {
     Promise.resolve({ app: devtoolsInspector({ fetchPolicy: openPolicy() }), close: noop }),
   "ai-summary": () =>
     Promise.resolve({
-      app: aiSummary({ fetchPolicy: openPolicy(), ai: extractiveAi() }, quiet),
+      app: aiSummary({ fetchPolicy: openPolicy(), AI: extractiveAi() }, quiet),
       close: noop,
     }),
   "repo-explainer": () =>
     Promise.resolve({
       app: repoExplainer({
         fetchPolicy: openPolicy(),
-        ai: extractiveAi(),
+        AI: extractiveAi(),
         github: { apiUrl: "http://127.0.0.1:9" },
       }, quiet),
       close: noop,
     }),
   "screenshot": () =>
     Promise.resolve({
-      app: screenshot({ browser: untouchableBrowser, fetchPolicy: openPolicy() }, quiet),
+      app: screenshot({ BROWSER: untouchableBrowser, fetchPolicy: openPolicy() }, quiet),
       close: noop,
     }),
   "link-shortener": async () => {

@@ -34,7 +34,7 @@ export interface Bindings {
   /** Where outbound fetches may go, and their limits. */
   fetchPolicy: FetchPolicy;
   /** The text-generation model. */
-  ai: AI;
+  AI: AI;
 }
 
 /** The response header naming the model that answered (absent when it was not called). */
@@ -73,7 +73,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     const { title, text } = await pageText(page);
     const body = truncateText(text.trim());
     if (body === "") return c.json({ title, summary: NO_CONTENT_SUMMARY }, 200);
-    const { summary, model } = await generateSummary(bindings.ai, summaryMessages(title, body));
+    const { summary, model } = await generateSummary(bindings.AI, summaryMessages(title, body));
     c.header(MODEL_HEADER, model);
     return c.json({ title, summary }, 200);
   });

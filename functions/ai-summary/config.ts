@@ -9,5 +9,5 @@ export const DEFAULT_PORT = 8004;
 
 /** The fetch policy and the `AI` binding. */
 export function bindingsFromEnv(env: Env): Bindings {
-  return { fetchPolicy: fetchPolicyFromEnv(env), ai: aiFromEnv(env) };
+  return { fetchPolicy: fetchPolicyFromEnv(env), AI: aiFromEnv(env) };
 }

@@ -66,9 +66,9 @@ export interface RateLimit {
 /** What this experiment needs from its environment. */
 export interface Bindings {
   /** `DB`: libSQL, the source of truth (migrated with `LINK_MIGRATIONS` on first use). */
-  db: Db;
+  DB: Db;
   /** `CACHE`: the read-through cache of code → URL. */
-  cache: Cache;
+  CACHE: Cache;
   /** Longest time a resolved link stays cached (seconds; default 3600). */
   cacheTtlSeconds?: number;
   /** `PUBLIC_BASE_URL`: origin (and optional path) of short URLs; default the request's origin. */
@@ -213,17 +213,17 @@ export function createApp(
   options: ExperimentOptions = {},
 ): LinkShortenerApp {
   const log = options.log ?? stderrSink;
-  const clicks = bindings.clicks ?? new ClickCounter(bindings.db, { log });
+  const clicks = bindings.clicks ?? new ClickCounter(bindings.DB, { log });
   // Cache hits of an in-process cache skip the router (see hot_path.ts) and are counted there.
-  const preRoute = isSyncReadable(bindings.cache)
-    ? hotRedirect(bindings.cache, log, (code, method, referer) => {
+  const preRoute = isSyncReadable(bindings.CACHE)
+    ? hotRedirect(bindings.CACHE, log, (code, method, referer) => {
       if (method === "GET") clicks.record(code, referer);
     })
     : undefined;
   const app = createExperimentApp(ROOT, { ...options, log, preRoute });
-  const store = new LinkStore(bindings.db, log);
+  const store = new LinkStore(bindings.DB, log);
   const ttlMs = (bindings.cacheTtlSeconds ?? DEFAULT_CACHE_TTL_SECONDS) * 1000;
-  const resolver = new LinkResolver(store, bindings.cache, ttlMs, log);
+  const resolver = new LinkResolver(store, bindings.CACHE, ttlMs, log);
   const limit = bindings.shortenRateLimit;
   const limiter = limit ? new FixedWindowLimiter(limit.limit, limit.windowSeconds * 1000) : null;
   const baseOf = (c: Context) => bindings.publicBaseUrl ?? new URL(c.req.url).origin;

@@ -44,5 +44,5 @@ export function bindingsFromEnv(env: Env): Bindings {
       db.close();
     }
   };
-  return { db, cache, cacheTtlSeconds, publicBaseUrl, clicks, shortenRateLimit, close };
+  return { DB: db, CACHE: cache, cacheTtlSeconds, publicBaseUrl, clicks, shortenRateLimit, close };
 }

@@ -33,7 +33,7 @@ export interface Bindings {
   /** Limits of outbound requests (`FETCH_TIMEOUT_MS`, `FETCH_MAX_BYTES` bound the API reads). */
   fetchPolicy: FetchPolicy;
   /** The text-generation model. */
-  ai: AI;
+  AI: AI;
   /** The GitHub REST API. */
   github: GithubConfig;
 }
@@ -141,12 +141,12 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     const digest = buildDigest(repo);
     const message = explainUserMessage(repo);
     if (message === "") return c.json({ ...facts, summary: NO_CONTENT_SUMMARY, digest }, 200);
-    if (bindings.ai.model === EXTRACTIVE_MODEL) {
+    if (bindings.AI.model === EXTRACTIVE_MODEL) {
       // No model configured: the digest answers, and says so, instead of an extract of raw lines.
       c.header(MODEL_HEADER, DIGEST_LABEL);
       return c.json({ ...facts, summary: digestText(repo.fullName, digest), digest }, 200);
     }
-    const { summary, model } = await generateSummary(bindings.ai, explainMessages(message));
+    const { summary, model } = await generateSummary(bindings.AI, explainMessages(message));
     c.header(MODEL_HEADER, model);
     return c.json({ ...facts, summary, digest }, 200);
   });

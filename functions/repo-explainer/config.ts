@@ -12,7 +12,7 @@ export const DEFAULT_PORT = 8005;
 export function bindingsFromEnv(env: Env): Bindings {
   return {
     fetchPolicy: fetchPolicyFromEnv(env),
-    ai: aiFromEnv(env),
+    AI: aiFromEnv(env),
     github: githubConfigFromEnv(env),
   };
 }

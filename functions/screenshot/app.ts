@@ -24,7 +24,7 @@ export { ROOT };
 /** What this experiment needs from its environment. */
 export interface Bindings {
   /** The headless browser (`BROWSER`). */
-  browser: BrowserBinding;
+  BROWSER: BrowserBinding;
   /** Where the page and everything it loads may connect. */
   fetchPolicy: FetchPolicy;
   /** Overrides of `DEFAULT_LIMITS` (config.ts reads them from the environment; tests shorten them). */
@@ -87,11 +87,11 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   const policy = bindings.fetchPolicy;
   const cache = new CaptureCache(limits.cacheBytes);
   const warm = limits.warmPages > 0 ? new WarmPages(limits.warmPages) : undefined;
-  const deps = { browser: bindings.browser, policy, limits, warm };
+  const deps = { browser: bindings.BROWSER, policy, limits, warm };
   /** Prepares the next pages while the browser is up and pages are free. */
   const refill = () => {
     if (!warm) return;
-    bindings.browser.get().then(
+    bindings.BROWSER.get().then(
       (browser) => warm.fill(browser, deps, slots.max - slots.active),
       () => {}, // no browser now: the next capture starts one
     );

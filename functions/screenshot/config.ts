@@ -12,7 +12,7 @@ export const DEFAULT_PORT = 8006;
 export function bindingsFromEnv(env: Env): Bindings {
   const browser = browserFromEnv(env);
   return {
-    browser,
+    BROWSER: browser,
     fetchPolicy: fetchPolicyFromEnv(env),
     limits: limitsFromEnv(env),
     close: () => browser.close(),

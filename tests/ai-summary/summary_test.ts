@@ -63,7 +63,7 @@ async function withSetup(
     model: "tiny-chat",
     timeoutMs: options.timeoutMs ?? 5_000,
   });
-  const app = createApp({ fetchPolicy: options.policy ?? openPolicy(), ai }, { log: () => {} });
+  const app = createApp({ fetchPolicy: options.policy ?? openPolicy(), AI: ai }, { log: () => {} });
   try {
     await fn({ app, fake, pages });
   } finally {
@@ -302,7 +302,7 @@ Deno.test("summary: the offline default answers with an extractive summary and s
   const pages = startFixtureServer();
   try {
     const ai: AI = extractiveAi();
-    const app = createApp({ fetchPolicy: openPolicy(), ai }, { log: () => {} });
+    const app = createApp({ fetchPolicy: openPolicy(), AI: ai }, { log: () => {} });
     const res = await summary(app, pages.url("/articles/solar_sails.html"));
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("x-ai-model"), "extractive (offline)");
@@ -320,7 +320,7 @@ Deno.test("summary: the offline default answers with an extractive summary and s
 });
 
 Deno.test("summary: the route is described in /openapi.json with its error responses", async () => {
-  const app = createApp({ fetchPolicy: openPolicy(), ai: extractiveAi() }, { log: () => {} });
+  const app = createApp({ fetchPolicy: openPolicy(), AI: extractiveAi() }, { log: () => {} });
   const doc = await (await app.request("/openapi.json")).json();
   const op = doc.paths["/summary"].get;
   assert.ok(op.responses["200"]);

@@ -46,8 +46,8 @@ export async function linkApp(options: LinkAppOptions = {}): Promise<LinkApp> {
   const db = new Db({ url: dbUrl }, LINK_MIGRATIONS);
   await db.client();
   const logs: string[] = [];
-  const cache = options.cache ?? new MemoryCache();
-  const bindings: Bindings = { ...options, db, cache };
+  const cache = options.CACHE ?? new MemoryCache();
+  const bindings: Bindings = { ...options, DB: db, CACHE: cache };
   const log = (line: string) => logs.push(line);
   const fx: LinkApp = {
     app: createApp(bindings, { log }),

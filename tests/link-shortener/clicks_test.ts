@@ -25,7 +25,7 @@ async function storedTotal(fx: Awaited<ReturnType<typeof linkApp>>, code: string
 for (const hot of [true, false]) {
   const path = hot ? "the hot path (in-memory cache)" : "the router (cache without sync reads)";
   Deno.test(`1,000 concurrent redirects through ${path} count 1,000`, async () => {
-    await using fx = await linkApp(hot ? {} : { cache: new RecordingCache() });
+    await using fx = await linkApp(hot ? {} : { CACHE: new RecordingCache() });
     const { code } = await create(fx, { url: "https://example.com/popular" });
     await (await fx.get(`/${code}`)).body?.cancel(); // now cached
     const responses = await Promise.all(

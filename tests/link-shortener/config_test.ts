@@ -12,14 +12,14 @@ Deno.test("bindingsFromEnv: defaults create DATA_DIR/links.db on first use, migr
     const b = bindingsFromEnv(new Env({ DATA_DIR: `${dir}/data` }));
     try {
       await assert.rejects(Deno.stat(`${dir}/data`), Deno.errors.NotFound, "nothing opened yet");
-      await b.db.client();
+      await b.DB.client();
       assert.ok((await Deno.stat(`${dir}/data/links.db`)).isFile);
-      assert.deepEqual(await appliedVersions(b.db), [1, 2]);
-      assert.ok(b.cache instanceof MemoryCache);
+      assert.deepEqual(await appliedVersions(b.DB), [1, 2]);
+      assert.ok(b.CACHE instanceof MemoryCache);
       assert.equal(b.cacheTtlSeconds, 3600);
       assert.equal(b.publicBaseUrl, undefined);
     } finally {
-      b.db.close();
+      b.DB.close();
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -38,11 +38,11 @@ Deno.test("bindingsFromEnv: DB_URL, Upstash, CACHE_TTL_SECONDS and PUBLIC_BASE_U
         PUBLIC_BASE_URL: "https://go.example/",
       }),
     );
-    await b.db.client();
-    b.db.close();
+    await b.DB.client();
+    b.DB.close();
     assert.ok((await Deno.stat(`${dir}/other.db`)).isFile);
-    assert.ok(b.cache instanceof BreakerCache);
-    assert.ok(b.cache.inner instanceof UpstashCache);
+    assert.ok(b.CACHE instanceof BreakerCache);
+    assert.ok(b.CACHE.inner instanceof UpstashCache);
     assert.equal(b.cacheTtlSeconds, 90);
     assert.equal(b.publicBaseUrl, "https://go.example");
   } finally {

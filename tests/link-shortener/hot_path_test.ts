@@ -19,7 +19,7 @@ Deno.test("a hot-path redirect has the routed redirect's status, headers and log
   // The routed answer: a cache without a synchronous read never takes the hot path.
   const routedCache = new RecordingCache();
   assert.ok(!isSyncReadable(routedCache));
-  await using fx = await linkApp({ cache: routedCache });
+  await using fx = await linkApp({ CACHE: routedCache });
   await fx.shorten({ url: "https://example.com/a?b=c", code: "same" });
   await (await fx.get("/same")).body?.cancel();
   const routed = await fx.get("/same?utm=x");

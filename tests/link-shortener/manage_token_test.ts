@@ -81,7 +81,7 @@ Deno.test("PATCH and DELETE without the right token: 401, nothing changed", asyn
 
 Deno.test("PATCH changes url and/or expiresAt; bad input is 400 and changes nothing", async () => {
   const cache = new RecordingCache();
-  await using fx = await linkApp({ cache });
+  await using fx = await linkApp({ CACHE: cache });
   const link = await create(fx, { url: "https://example.com/old", code: "movable" });
   assert.equal(await location(fx, "movable"), "https://example.com/old", "now cached");
   const bad: [unknown, number, string, string][] = [
@@ -154,7 +154,7 @@ Deno.test("DELETE removes the link and its stats, before answering; the code is 
 
 Deno.test("a cache that cannot be invalidated: 500 STORAGE_ERROR and nothing changed", async () => {
   const cache = new RecordingCache();
-  await using fx = await linkApp({ cache });
+  await using fx = await linkApp({ CACHE: cache });
   const link = await create(fx, { url: "https://example.com/kept", code: "kept" });
   cache.failWith = new Error("cache down");
   cache.failOps = new Set(["delete"]);
@@ -219,7 +219,7 @@ Deno.test("concurrent PATCH and GET (Upstash cache): no stale target after the P
       new UpstashCache({ url: fake.url, token: fake.token, timeoutMs: 1_000 }),
       { timeoutMs: 1_050 },
     );
-    await using fx = await linkApp({ cache });
+    await using fx = await linkApp({ CACHE: cache });
     const link = await create(fx, { url: "https://example.com/round/0" });
     await raceGetsAndPatches(fx, link.code, link.manageToken, 20);
     assert.ok(fake.commands.some((c) => c[0] === "DEL"));

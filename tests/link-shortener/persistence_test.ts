@@ -32,7 +32,7 @@ Deno.test("links created before a restart all redirect after it", async () => {
     } finally {
       db.close();
     }
-    await using fx = await linkApp({ dir, cache: new MemoryCache() });
+    await using fx = await linkApp({ dir, CACHE: new MemoryCache() });
     for (const link of made) {
       const res = await fx.get(`/${link.code}`);
       assert.equal(res.status, 302, link.code);

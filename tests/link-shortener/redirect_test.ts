@@ -53,7 +53,7 @@ Deno.test("GET /:code is 302 with Location = the stored URL", async () => {
 
 Deno.test("rule 7: a miss reads libSQL and fills the cache before the 302; a hit skips libSQL", async () => {
   const cache = new RecordingCache();
-  await using fx = await linkApp({ cache, cacheTtlSeconds: 120 });
+  await using fx = await linkApp({ CACHE: cache, cacheTtlSeconds: 120 });
   const code = await create(fx, { url: "https://example.com/" });
   assert.deepEqual(cache.calls, [], "creating a link does not touch the cache");
 
@@ -75,7 +75,7 @@ Deno.test("rule 7: a miss reads libSQL and fills the cache before the 302; a hit
 
 Deno.test("rule 7: a code in neither the cache nor libSQL is 404 Link not found", async () => {
   const cache = new RecordingCache();
-  await using fx = await linkApp({ cache });
+  await using fx = await linkApp({ CACHE: cache });
   await assertNotFound(await fx.get("/Zz9Zz9Z"));
   assert.deepEqual(cache.calls, [{ op: "get", key: "link:Zz9Zz9Z" }], "nothing is cached");
   // Paths that cannot be codes are the same 404.
@@ -97,7 +97,7 @@ Deno.test("a miss is not cached: a code created after a 404 redirects at once", 
 
 Deno.test("the cache TTL never reaches past expiresAt", async () => {
   const cache = new RecordingCache();
-  await using fx = await linkApp({ cache, cacheTtlSeconds: 3600 });
+  await using fx = await linkApp({ CACHE: cache, cacheTtlSeconds: 3600 });
   const expiresAt = new Date(Date.now() + 10_000).toISOString();
   const code = await create(fx, { url: "https://example.com/", expiresAt });
   assert.equal((await fx.get(`/${code}`)).status, 302);
@@ -110,7 +110,7 @@ Deno.test("the cache TTL never reaches past expiresAt", async () => {
 
 Deno.test("an expired link redirects no more (404 Link expired), even after it was cached", async () => {
   const cache = new RecordingCache();
-  await using fx = await linkApp({ cache });
+  await using fx = await linkApp({ CACHE: cache });
   const expiresAt = new Date(Date.now() + 300).toISOString();
   const code = await create(fx, { url: "https://example.com/", expiresAt });
   assert.equal((await fx.get(`/${code}`)).status, 302, "live, and now cached");
@@ -182,7 +182,7 @@ Deno.test("the app's own routes are not shadowed by codes", async () => {
 
 Deno.test("a failing cache is logged and the redirect is served from libSQL", async () => {
   const cache = new RecordingCache();
-  await using fx = await linkApp({ cache });
+  await using fx = await linkApp({ CACHE: cache });
   const code = await create(fx, { url: "https://example.com/" });
   cache.failWith = new Error("cache is down");
   const res = await fx.get(`/${code}`);
@@ -197,7 +197,7 @@ Deno.test("a failing cache is logged and the redirect is served from libSQL", as
 
 Deno.test("a cache that fails only on write is logged and the redirect still works", async () => {
   const cache = new RecordingCache();
-  await using fx = await linkApp({ cache });
+  await using fx = await linkApp({ CACHE: cache });
   const code = await create(fx, { url: "https://example.com/" });
   cache.failWith = new Error("read-only replica");
   cache.failOps.add("set");

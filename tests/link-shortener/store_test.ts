@@ -18,7 +18,7 @@ Deno.test("remote libSQL: links over Hrana; a hanging or failing database is DAT
   const config = { url: server.url, timeoutMs: TIMEOUT_MS };
   const db = new Db(config, LINK_MIGRATIONS, openRemoteDb(config));
   const logs: string[] = [];
-  const app = createApp({ db, cache: new MemoryCache() }, { log: (l) => logs.push(l) });
+  const app = createApp({ DB: db, CACHE: new MemoryCache() }, { log: (l) => logs.push(l) });
   const post = (body: unknown) =>
     app.request("http://sho.rt/shorten", { method: "POST", body: JSON.stringify(body) });
   try {

@@ -23,7 +23,7 @@ async function withUpstashApp(
       timeoutMs: TIMEOUT_MS,
       autoPipelining,
     });
-    await using fx = await linkApp({ cache, cacheTtlSeconds: 60 });
+    await using fx = await linkApp({ CACHE: cache, cacheTtlSeconds: 60 });
     await fn(fx, fake);
   } finally {
     await fake.close();
@@ -143,7 +143,7 @@ Deno.test("Upstash hanging behind the circuit breaker: after 3 timeouts, redirec
       timeoutMs: TIMEOUT_MS + 50,
       onStateChange: (state) => states.push(state),
     });
-    await using fx = await linkApp({ cache, cacheTtlSeconds: 60 });
+    await using fx = await linkApp({ CACHE: cache, cacheTtlSeconds: 60 });
     const code = await create(fx, { url: "https://example.com/target" });
     fake.mode = "hang";
     for (let i = 0; i < 3; i++) {

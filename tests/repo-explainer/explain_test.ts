@@ -160,7 +160,7 @@ async function withSetup(
     createAi({ kind: "openai-compatible", baseUrl: model.origin, model: "m", timeoutMs: 300 });
   const app = createApp({
     fetchPolicy: openPolicy({ timeoutMs: options.fetchTimeoutMs ?? 5_000 }),
-    ai,
+    AI: ai,
     github: { apiUrl: github.apiUrl, token: options.token },
   }, { log: () => {} });
   try {
@@ -349,7 +349,7 @@ Deno.test("explain: a GitHub API that hangs or is down is 502 FETCH_OR_AI_ERROR"
   await down.close();
   const app = createApp({
     fetchPolicy: openPolicy(),
-    ai: extractiveAi(),
+    AI: extractiveAi(),
     github: { apiUrl },
   }, { log: () => {} });
   const res = await explain(app, "https://github.com/acme/rocket");
@@ -532,7 +532,7 @@ Deno.test("githubConfigFromEnv: the public API by default; a malformed URL is a 
 
 Deno.test("explain: the route is described in /openapi.json", async () => {
   const app = createApp(
-    { fetchPolicy: openPolicy(), ai: extractiveAi(), github: { apiUrl: "http://127.0.0.1:9" } },
+    { fetchPolicy: openPolicy(), AI: extractiveAi(), github: { apiUrl: "http://127.0.0.1:9" } },
     { log: () => {} },
   );
   const doc = await (await app.request("/openapi.json")).json();

@@ -23,7 +23,7 @@ const untouchable: BrowserBinding = {
 };
 
 const quiet = { log: () => {} };
-const app = createApp({ browser: untouchable, fetchPolicy: openPolicy() }, quiet);
+const app = createApp({ BROWSER: untouchable, fetchPolicy: openPolicy() }, quiet);
 const PAGE = encodeURIComponent("https://example.com/");
 
 Deno.test("missing or malformed url is 400 INVALID_URL", async () => {
@@ -105,7 +105,7 @@ Deno.test("no browser to launch is a 502 naming CHROME_PATH and BROWSER_WS_ENDPO
   const browser = createBrowser({ executablePath: "/nonexistent/chromium" });
   const logged: string[] = [];
   const log = (line: string) => logged.push(line);
-  const app = createApp({ browser, fetchPolicy: openPolicy() }, { log });
+  const app = createApp({ BROWSER: browser, fetchPolicy: openPolicy() }, { log });
   try {
     const res = await app.request(`/screenshot?url=${PAGE}`);
     assert.equal(res.status, 502);
@@ -172,7 +172,7 @@ Deno.test("in-range parameters pass validation (and reach the browser)", async (
     },
     close: () => Promise.resolve(),
   };
-  const app = createApp({ browser, fetchPolicy: openPolicy() }, quiet);
+  const app = createApp({ BROWSER: browser, fetchPolicy: openPolicy() }, quiet);
   const params = "width=320&height=2160&fullPage=false&deviceScaleFactor=1.5";
   const res = await app.request(`/screenshot?url=${PAGE}&${params}`);
   assert.equal(res.status, 502);

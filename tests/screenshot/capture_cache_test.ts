@@ -65,7 +65,7 @@ chromiumTest(
   async (_t, chrome) => {
     const server = startFixtureServer();
     const browser = testBrowser(chrome);
-    const app = createApp({ browser, fetchPolicy: openPolicy() }, { log: () => {} });
+    const app = createApp({ BROWSER: browser, fetchPolicy: openPolicy() }, { log: () => {} });
     const path = `/screenshot?url=${encodeURIComponent(server.url("/screenshot/solid.html"))}`;
     try {
       const first = await app.request(`${path}&width=640`);

@@ -28,7 +28,7 @@ chromiumTest("screenshot renders fixture pages at the requested size", async (t,
       ),
   });
   const browser = testBrowser(chromePath);
-  const app = createApp({ browser, fetchPolicy: openPolicy() }, { log: () => {} });
+  const app = createApp({ BROWSER: browser, fetchPolicy: openPolicy() }, { log: () => {} });
   const shoot = (path: string, params = "") =>
     app.request(`/screenshot?url=${encodeURIComponent(server.url(path))}${params}`);
   try {

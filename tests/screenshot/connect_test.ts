@@ -43,7 +43,7 @@ chromiumTest("connect mode: BROWSER_WS_ENDPOINT to a running Chromium", async (t
     assert.equal(browser.mode, "connect");
 
     await t.step("captures through the remote browser", async () => {
-      const app = createApp({ browser, fetchPolicy: openPolicy() }, quiet);
+      const app = createApp({ BROWSER: browser, fetchPolicy: openPolicy() }, quiet);
       const url = server.url("/screenshot/solid.html");
       const res = await app.request(`/screenshot?url=${encodeURIComponent(url)}&width=640`);
       assert.equal(res.status, 200, await res.clone().text());
@@ -60,7 +60,10 @@ chromiumTest("connect mode: BROWSER_WS_ENDPOINT to a running Chromium", async (t
         "/page.html": () => new Response(page, { headers: { "content-type": "text/html" } }),
       });
       try {
-        const app = createApp({ browser, fetchPolicy: guardedPolicy({}, [pages.origin]) }, quiet);
+        const app = createApp(
+          { BROWSER: browser, fetchPolicy: guardedPolicy({}, [pages.origin]) },
+          quiet,
+        );
         const url = pages.url("/page.html");
         const res = await app.request(`/screenshot?url=${encodeURIComponent(url)}`);
         assert.equal(res.status, 200, await res.clone().text());
@@ -75,7 +78,10 @@ chromiumTest("connect mode: BROWSER_WS_ENDPOINT to a running Chromium", async (t
     await t.step(
       "in-band: no listening socket opens, a private main document is a 502",
       async () => {
-        const app = createApp({ browser, fetchPolicy: guardedPolicy({}, [server.origin]) }, quiet);
+        const app = createApp(
+          { BROWSER: browser, fetchPolicy: guardedPolicy({}, [server.origin]) },
+          quiet,
+        );
         const before = await listeningSockets();
         let seen = new Set<string>();
         let sampling = true;
@@ -119,7 +125,7 @@ chromiumTest("connect mode: BROWSER_WS_ENDPOINT to a running Chromium", async (t
     await t.step("a remote browser that is gone is a 502 naming BROWSER_WS_ENDPOINT", async () => {
       await remote.stop();
       const gone = browserFromEnv(new Env({ BROWSER_WS_ENDPOINT: remote.endpoint }));
-      const app = createApp({ browser: gone, fetchPolicy: openPolicy() }, quiet);
+      const app = createApp({ BROWSER: gone, fetchPolicy: openPolicy() }, quiet);
       const url = server.url("/screenshot/solid.html");
       const res = await app.request(`/screenshot?url=${encodeURIComponent(url)}`);
       assert.equal(res.status, 502);

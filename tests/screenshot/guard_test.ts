@@ -59,12 +59,12 @@ chromiumTest("the page cannot reach a private address by any route", async (t, c
   const publicOrigin = `http://public.test:${page.port}`;
   const guarded = guardedPolicy(NAMES, [publicOrigin]);
   const quiet = { log: () => {} };
-  const guardedApp = createApp({ browser, fetchPolicy: guarded }, quiet);
+  const guardedApp = createApp({ BROWSER: browser, fetchPolicy: guarded }, quiet);
   const shoot = (url: string) => guardedApp.request(`/screenshot?url=${encodeURIComponent(url)}`);
   try {
     await t.step("control: with the guard off the page does reach the target", async () => {
       const open = guardedPolicy(NAMES, [], { allowPrivate: true });
-      const openApp = createApp({ browser, fetchPolicy: open }, quiet);
+      const openApp = createApp({ BROWSER: browser, fetchPolicy: open }, quiet);
       const res = await openApp.request(
         `/screenshot?url=${encodeURIComponent(page.url("/attack.html"))}`,
       );
@@ -146,7 +146,7 @@ Deno.test("literal private hosts are 400 INVALID_URL before any browser is touch
     get: () => Promise.reject(new Error("the browser must not be used")),
     close: () => Promise.resolve(),
   };
-  const app = createApp({ browser, fetchPolicy: guardedPolicy() }, { log: () => {} });
+  const app = createApp({ BROWSER: browser, fetchPolicy: guardedPolicy() }, { log: () => {} });
   for (
     const url of [
       "http://127.0.0.1:8080/",

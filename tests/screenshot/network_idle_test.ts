@@ -45,9 +45,12 @@ chromiumTest("network idle and waitFor", async (t, chrome) => {
     "/appears.html": () => new Response(APPEARS, { headers: HTML }),
   });
   const browser = testBrowser(chrome);
-  const app = createApp({ browser, fetchPolicy: openPolicy(), limits: { cacheBytes: 0 } }, {
-    log: () => {},
-  });
+  const app = createApp(
+    { BROWSER: browser, fetchPolicy: openPolicy(), limits: { cacheBytes: 0 } },
+    {
+      log: () => {},
+    },
+  );
   const shoot = (path: string, params = "") =>
     app.request(`/screenshot?url=${encodeURIComponent(server.url(path))}${params}`);
   try {
@@ -87,7 +90,7 @@ chromiumTest("network idle and waitFor", async (t, chrome) => {
 
     await t.step("waitFor a selector that never appears is a 502", async () => {
       const quick = createApp({
-        browser,
+        BROWSER: browser,
         fetchPolicy: openPolicy(),
         limits: { navigationTimeoutMs: 2_000, cacheBytes: 0 },
       }, { log: () => {} });

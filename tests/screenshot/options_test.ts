@@ -45,7 +45,7 @@ chromiumTest(
         new Response("<!doctype html><body></body>", { headers: { "content-type": "text/html" } }),
     });
     const browser = testBrowser(chrome);
-    const app = createApp({ browser, fetchPolicy: openPolicy() }, { log: () => {} });
+    const app = createApp({ BROWSER: browser, fetchPolicy: openPolicy() }, { log: () => {} });
     const shoot = (path: string, params = "") =>
       app.request(`/screenshot?url=${encodeURIComponent(server.url(path))}${params}`);
     try {
@@ -132,7 +132,7 @@ Deno.test("bad option values are 400 INVALID_INPUT naming the parameter", async 
     get: () => Promise.reject(new Error("the browser must not be used")),
     close: () => Promise.resolve(),
   };
-  const app = createApp({ browser, fetchPolicy: openPolicy() }, { log: () => {} });
+  const app = createApp({ BROWSER: browser, fetchPolicy: openPolicy() }, { log: () => {} });
   const cases: [string, string][] = [
     ["format=gif", "format must be one of png, jpeg, webp"],
     ["format=jpeg&quality=0", "quality must be an integer from 1 to 100"],

@@ -24,7 +24,10 @@ chromiumTest(
 
       await t.step("a page that never settles is a 502 within the timeout", async () => {
         const navigationTimeoutMs = 1_500;
-        const app = createApp({ browser, fetchPolicy, limits: { navigationTimeoutMs } }, quiet);
+        const app = createApp(
+          { BROWSER: browser, fetchPolicy, limits: { navigationTimeoutMs } },
+          quiet,
+        );
         const started = performance.now();
         const res = await shootWith(app, "/screenshot/never_settles.html");
         const elapsed = performance.now() - started;
@@ -41,7 +44,7 @@ chromiumTest(
       await t.step(
         "the browser killed mid-run: that request fails, the next succeeds",
         async () => {
-          const app = createApp({ browser, fetchPolicy }, quiet);
+          const app = createApp({ BROWSER: browser, fetchPolicy }, quiet);
           const first = await browser.get();
           const pid = first.process()!.pid;
           const ticksBefore = server.hits("/tick");
@@ -67,7 +70,7 @@ chromiumTest(
 
       await t.step("20 requests, 8 at a time: each is a PNG or 'Browser busy'", async () => {
         const limits = { maxConcurrentPages: 2, maxQueuedPages: 2, queueTimeoutMs: 5_000 };
-        const app = createApp({ browser, fetchPolicy, limits }, quiet);
+        const app = createApp({ BROWSER: browser, fetchPolicy, limits }, quiet);
         const outcomes: string[] = [];
         let next = 0;
         const worker = async () => {

@@ -24,7 +24,7 @@ chromiumTest("warm pages: prepared after a capture, taken by the next", async (t
   const server = startFixtureServer();
   const browser = testBrowser(chrome);
   const app = createApp({
-    browser,
+    BROWSER: browser,
     fetchPolicy: openPolicy(),
     limits: { warmPages: 1, cacheBytes: 0, maxConcurrentPages: 2 },
   }, { log: () => {} });

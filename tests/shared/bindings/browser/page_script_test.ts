@@ -69,7 +69,7 @@ async function assertNoDatagrams(binding: BrowserBinding, label: string) {
     }
 
     const before = udp.count;
-    const app = createApp({ browser: binding, fetchPolicy: openPolicy() }, { log: () => {} });
+    const app = createApp({ BROWSER: binding, fetchPolicy: openPolicy() }, { log: () => {} });
     const res = await app.request(`/screenshot?url=${encodeURIComponent(pages.url("/rtc.html"))}`);
     assert.equal(res.status, 200, await res.clone().text());
     await res.arrayBuffer();
