@@ -28,7 +28,7 @@ import {
 } from "./harness.ts";
 
 /** The corpus: real pages saved by htmlparser-benchmark. */
-const CORPUS = new URL("../node_modules/htmlparser-benchmark/files/", import.meta.url);
+const CORPUS = new URL(import.meta.resolve("htmlparser-benchmark/files/").replace(/\/?$/, "/"));
 /** Overall recall target (issue 15). */
 const RECALL_TARGET = 0.85;
 /** Categories with fewer peer detections than this are folded into one "other" row. */
