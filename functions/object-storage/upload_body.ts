@@ -9,6 +9,8 @@
  * are copied once, from the socket into the part.
  */
 
+import { BODY_IDLE_TIMEOUT_MS, readWithin } from "../../shared/contract/body_limit.ts";
+
 /** A body wrapped for upload. */
 export interface GuardedBody {
   /** The bytes to hand to the bucket; errors once more than the limit has arrived. */
@@ -39,10 +41,14 @@ const AUTO_CHUNK = 64 * 1024;
  */
 const MAX_SOURCE_READ = 64 * 1024;
 
-/** Wraps `source` (null: no body, an empty object) so that at most `maxBytes` pass. */
+/**
+ * Wraps `source` (null: no body, an empty object) so that at most `maxBytes` pass, and a body
+ * that sends nothing for `idleMs` fails as a read failure (the client's body broke off).
+ */
 export function guardBody(
   source: ReadableStream<Uint8Array> | null,
   maxBytes: number,
+  idleMs = BODY_IDLE_TIMEOUT_MS,
 ): GuardedBody {
   const state = { tooLarge: false, readFailed: false };
   if (!source) {
@@ -59,8 +65,10 @@ export function guardBody(
       const view = request.view!;
       let result: ReadInto;
       try {
-        result = await read(
-          new Uint8Array(view.buffer as ArrayBuffer, view.byteOffset, view.byteLength),
+        result = await readWithin(
+          read(new Uint8Array(view.buffer as ArrayBuffer, view.byteOffset, view.byteLength)),
+          idleMs,
+          () => read.cancel(),
         );
       } catch (err) {
         state.readFailed = true;

@@ -5,7 +5,44 @@
  * own `bodyLimit` buffers the body it checks; these also serve bodies that must stream on
  * (uploads), and they stop reading, so the client's remaining bytes are never taken in.
  */
-import { type ApiError, payloadTooLarge } from "./errors.ts";
+import { ApiError, payloadTooLarge } from "./errors.ts";
+
+/**
+ * The longest a request body may go without a byte (a stalled upload holds its handler, and a
+ * temp file, until then). Deno.serve has no body timeout of its own.
+ */
+export const BODY_IDLE_TIMEOUT_MS = 30_000;
+
+/** The error of a body that stalled: 408 (HTTP's status for it) with the contract's code. */
+export class BodyStalledError extends ApiError {
+  constructor(idleMs: number) {
+    super("INVALID_INPUT", `Request body stalled: no bytes for ${idleMs} ms`, 408);
+  }
+}
+
+/**
+ * `read()` of a body, failing with {@link BodyStalledError} (and cancelling the body through
+ * `cancel`) when no chunk arrives within `idleMs`.
+ */
+export async function readWithin<T>(
+  read: Promise<T>,
+  idleMs: number,
+  cancel: () => Promise<void>,
+): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      // Rejected first: cancelling settles the pending read (as done), which must not win.
+      reject(new BodyStalledError(idleMs));
+      cancel().catch(() => {});
+    }, idleMs);
+  });
+  try {
+    return await Promise.race([read, stalled]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The 413 INVALID_INPUT of a body over `maxBytes`. */
 export function bodyTooLarge(maxBytes: number): ApiError {
@@ -20,16 +57,21 @@ export function checkDeclaredLength(req: Request, maxBytes: number): void {
 
 /**
  * The whole body of `req` (at most `maxBytes`), counted chunk by chunk: past the limit the
- * stream is cancelled and {@link bodyTooLarge} is thrown at once. An absent body is empty.
+ * stream is cancelled and {@link bodyTooLarge} is thrown at once; a body that sends nothing
+ * for `idleMs` is cancelled with {@link BodyStalledError}. An absent body is empty.
  */
-export async function readBodyLimited(req: Request, maxBytes: number): Promise<Uint8Array> {
+export async function readBodyLimited(
+  req: Request,
+  maxBytes: number,
+  idleMs = BODY_IDLE_TIMEOUT_MS,
+): Promise<Uint8Array> {
   checkDeclaredLength(req, maxBytes);
   if (req.body === null) return new Uint8Array(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { value, done } = await reader.read();
+    const { value, done } = await readWithin(reader.read(), idleMs, () => reader.cancel());
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {

@@ -101,3 +101,21 @@ Deno.test("the limit and a failed read hold for byte-stream sources too", async 
   const exact = guardBody(byteSource(10_000).stream, 10_000);
   assert.equal((await new Response(exact.stream).arrayBuffer()).byteLength, 10_000);
 });
+
+Deno.test("a body that stalls fails as a read failure after the idle timeout", async () => {
+  let cancelled = false;
+  const source = new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(new Uint8Array(10));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  const guarded = guardBody(source, 1024, 100);
+  const err = await new Response(guarded.stream).arrayBuffer().catch((e) => e);
+  assert.ok(err instanceof Error);
+  assert.equal(guarded.readFailed, true);
+  assert.equal(guarded.tooLarge, false);
+  assert.ok(cancelled, "the stalled source was cancelled");
+});

@@ -6,7 +6,11 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { onError } from "../../../shared/contract/errors.ts";
-import { limitBody, readBodyLimited } from "../../../shared/contract/body_limit.ts";
+import {
+  BodyStalledError,
+  limitBody,
+  readBodyLimited,
+} from "../../../shared/contract/body_limit.ts";
 
 const LIMIT = 8 * 1024;
 const CHUNK = 64 * 1024;
@@ -107,4 +111,24 @@ Deno.test("a chunked POST over a socket is answered 413 while the client is stil
     }
     await server.shutdown();
   }
+});
+
+Deno.test("a body that stalls is cancelled with 408 after the idle timeout", async () => {
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(new TextEncoder().encode('{"url":'));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  const req = new Request("http://x/", { method: "POST", body });
+  const started = performance.now();
+  const err = await readBodyLimited(req, 1024, 100).catch((e) => e);
+  assert.ok(err instanceof BodyStalledError, String(err));
+  assert.equal(err.status, 408);
+  assert.equal(err.code, "INVALID_INPUT");
+  assert.ok(performance.now() - started < 5_000);
+  assert.ok(cancelled, "the stalled body was cancelled");
 });
