@@ -19,7 +19,7 @@ import { readJsonBody } from "../../shared/contract/validation.ts";
 import { ClickCounter } from "./clicks.ts";
 import { isCodeShaped } from "./codes.ts";
 import { hotRedirect, isSyncReadable } from "./hot_path.ts";
-import { isExpired, type LinkRecord } from "./link.ts";
+import { DEFAULT_CACHE_TTL_SECONDS, isExpired, type LinkRecord } from "./link.ts";
 import { bearerToken, MANAGE_TOKEN_MESSAGE, tokenMatches } from "./manage_token.ts";
 import { renderQr } from "./qr.ts";
 import { FixedWindowLimiter } from "./rate_limit.ts";
@@ -43,9 +43,6 @@ import { ROOT } from "./root.ts";
 
 /** The root information document (root.ts: start-up serves it without this module). */
 export { ROOT };
-
-/** Default `CACHE_TTL_SECONDS`: how long a resolved link stays cached. */
-export const DEFAULT_CACHE_TTL_SECONDS = 3600;
 
 /** The message of every unknown code. */
 export const LINK_NOT_FOUND = "Link not found";

@@ -2,7 +2,8 @@
 import { cacheFromEnv } from "../../shared/bindings/cache.ts";
 import type { Env } from "../../shared/contract/config.ts";
 import { dbFromEnv } from "../../shared/bindings/db.ts";
-import { type Bindings, DEFAULT_CACHE_TTL_SECONDS } from "./app.ts";
+import type { Bindings } from "./app.ts";
+import { DEFAULT_CACHE_TTL_SECONDS } from "./link.ts";
 import { ClickCounter, DEFAULT_CLICK_FLUSH_MS } from "./clicks.ts";
 import { LINK_MIGRATIONS } from "./migrations.ts";
 

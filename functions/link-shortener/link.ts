@@ -1,5 +1,8 @@
 /** The link record and the time rules around it. */
 
+/** Default `CACHE_TTL_SECONDS`: how long a resolved link stays cached. */
+export const DEFAULT_CACHE_TTL_SECONDS = 3600;
+
 /** A stored link, as `GET /:code/info` returns it. */
 export interface LinkRecord {
   code: string;
