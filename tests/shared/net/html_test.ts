@@ -101,7 +101,9 @@ Deno.test("timers run while a large page is parsed (the parse yields between sli
   } finally {
     clearInterval(timer);
   }
-  assert.ok(ticks >= 10, `only ${ticks} timer ticks during the parse`);
+  // A parse that never yielded would let no timer run until it ended (0 ticks); the number of
+  // yields depends on the machine's speed (one per 25 ms of parsing), so only "some" is asserted.
+  assert.ok(ticks >= 2, `only ${ticks} timer ticks during the parse`);
 });
 
 Deno.test("parsePage turns a limit into the route's 502 with the limit's message", async () => {
