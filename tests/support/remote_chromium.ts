@@ -4,20 +4,25 @@
  * service with `BROWSER_WS_ENDPOINT` reaches Browserless or any CDP endpoint.
  */
 
-/** A running remote Chromium. */
+/** A Chromium started by a test, reached over `BROWSER_WS_ENDPOINT`. */
 export interface RemoteChromium {
-  /** `ws://127.0.0.1:<port>/devtools/browser/<id>`: the `BROWSER_WS_ENDPOINT`. */
+  /** `ws://127.0.0.1:<port>/devtools/browser/<id>` */
   endpoint: string;
-  /** Kills Chromium and removes its profile. */
+  /** The browser process id. */
+  pid: number;
+  /** SIGKILL, then removes its profile. */
   stop(): Promise<void>;
 }
 
-/** How long Chromium may take to print its DevTools endpoint. */
-const START_DEADLINE_MS = 20_000;
-
-/** Starts Chromium (`chromePath`) with DevTools on a free loopback port. */
-export async function startRemoteChromium(chromePath: string): Promise<RemoteChromium> {
-  const profile = await Deno.makeTempDir({ prefix: "remote-chromium-" });
+/**
+ * A headless Chromium serving DevTools on a free loopback port, as a remote browser would
+ * (`extraArgs` e.g. `--host-resolver-rules=MAP *.test 127.0.0.1`).
+ */
+export async function startRemoteChromium(
+  chromePath: string,
+  extraArgs: string[] = [],
+): Promise<RemoteChromium> {
+  const profile = await Deno.makeTempDir({ prefix: "screenshot-remote-" });
   const child = new Deno.Command(chromePath, {
     args: [
       "--headless",
@@ -31,6 +36,7 @@ export async function startRemoteChromium(chromePath: string): Promise<RemoteChr
       "--remote-debugging-address=127.0.0.1",
       "--remote-debugging-port=0",
       `--user-data-dir=${profile}`,
+      ...extraArgs,
       "about:blank",
     ],
     stdin: "null",
@@ -40,7 +46,7 @@ export async function startRemoteChromium(chromePath: string): Promise<RemoteChr
   const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
   let endpoint: string | undefined;
-  const deadline = setTimeout(() => child.kill("SIGKILL"), START_DEADLINE_MS);
+  const deadline = setTimeout(() => child.kill("SIGKILL"), 20_000);
   while (!endpoint) {
     const { value, done } = await lines.read();
     if (done) break;
@@ -51,24 +57,18 @@ export async function startRemoteChromium(chromePath: string): Promise<RemoteChr
   // Keep draining stderr, or Chromium blocks on a full pipe.
   const drained = (async () => {
     while (!(await lines.read()).done);
-  })().catch(() => {});
+  })();
+  if (!endpoint) throw new Error(`no DevTools endpoint in Chromium's stderr:\n${seen}`);
   let stopped = false;
-  const stop = async () => {
-    if (!stopped) {
+  return {
+    endpoint,
+    pid: child.pid,
+    async stop() {
+      if (!stopped) child.kill("SIGKILL");
       stopped = true;
-      try {
-        child.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
-    await child.status;
-    await drained;
-    await Deno.remove(profile, { recursive: true }).catch(() => {});
+      await child.status;
+      await drained;
+      await Deno.remove(profile, { recursive: true }).catch(() => {});
+    },
   };
-  if (!endpoint) {
-    await stop();
-    throw new Error(`no DevTools endpoint in Chromium's stderr:\n${seen}`);
-  }
-  return { endpoint, stop };
 }
