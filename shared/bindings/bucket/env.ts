@@ -10,6 +10,8 @@ import type { ObjectBucket } from "./bucket.ts";
 import { DEFAULT_S3_TIMEOUTS, type S3Timeouts } from "./s3_deadline.ts";
 import type { S3Settings } from "./s3.ts";
 import { ConfigError, type Env } from "../../contract/config.ts";
+import { onFirstUse } from "../../contract/lazy.ts";
+import { LazyS3Bucket } from "./lazy_s3.ts";
 
 /** Bounds of `S3_TIMEOUT_MS` and `S3_PART_TIMEOUT_MS`. */
 export const S3_TIMEOUT_BOUNDS = {
@@ -87,20 +89,28 @@ export async function bucketsFromEnv<const N extends string>(
   }
   const buckets = {} as Record<N, ObjectBucket>;
   if (s3) {
-    const { createS3Client, PartBufferPool, partSizeFor, QUEUE_SIZE, S3Bucket } = await import(
-      "./s3.ts"
-    );
-    const client = createS3Client(s3);
-    const { maxObjectBytes } = options;
-    const pool = new PartBufferPool(partSizeFor(maxObjectBytes), QUEUE_SIZE);
+    // The adapter and the AWS SDK load with the first bucket call, not at start-up.
+    const load = onFirstUse(async () => {
+      const { createS3Client, PartBufferPool, partSizeFor, QUEUE_SIZE, S3Bucket } = await import(
+        "./s3.ts"
+      );
+      const client = createS3Client(s3);
+      const { maxObjectBytes } = options;
+      const pool = new PartBufferPool(partSizeFor(maxObjectBytes), QUEUE_SIZE);
+      const real = {} as Record<N, ObjectBucket>;
+      for (const variable of variables) {
+        real[variable] = new S3Bucket({
+          client,
+          bucket: names[variable],
+          maxObjectBytes,
+          pool,
+          timeouts: s3.timeouts,
+        });
+      }
+      return real;
+    });
     for (const variable of variables) {
-      buckets[variable] = new S3Bucket({
-        client,
-        bucket: names[variable],
-        maxObjectBytes,
-        pool,
-        timeouts: s3.timeouts,
-      });
+      buckets[variable] = new LazyS3Bucket(async () => (await load())[variable]);
     }
     return buckets;
   }
