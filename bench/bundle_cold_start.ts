@@ -18,7 +18,7 @@ import {
   errorRow,
   formatNotes,
   formatTable,
-  listeningOrigin,
+  msToFirst200,
   percentile,
   QUICK,
   stopChild,
@@ -32,10 +32,6 @@ const ROUNDS = QUICK ? 3 : 9;
 const TARGET = 1.5;
 /** Limit on one start (spawn to first 200). */
 const START_TIMEOUT_MS = 30_000;
-/** Pause between two polls of `GET /`. */
-const POLL_INTERVAL_MS = 2;
-/** At most this many polls of `GET /` after the port is known. */
-const MAX_POLLS = 2_000;
 
 const ROOT = new URL("../", import.meta.url);
 /** A closed port on loopback: a binding that tried to connect at start-up would fail. */
@@ -86,26 +82,9 @@ async function startOnce(dir: string, file: string, env: Record<string, string>)
     stdout: "null",
     stderr: "piped",
   }).spawn();
-  const deadline = AbortSignal.timeout(START_TIMEOUT_MS);
   try {
-    const origin = await listeningOrigin(child, deadline);
-    for (let poll = 0; poll < MAX_POLLS && !deadline.aborted; poll++) {
-      let status: number;
-      try {
-        const res = await fetch(`${origin}/`, { signal: deadline });
-        await res.arrayBuffer();
-        status = res.status;
-      } catch {
-        await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
-        continue;
-      }
-      if (status === 200) {
-        const ms = performance.now() - started;
-        return { ms, cpuMs: (cpuSeconds(child.pid) ?? NaN) * 1000 };
-      }
-      throw new Error(`${file}: GET / answered ${status}`);
-    }
-    throw new Error(`${file}: no 200 on GET / within ${START_TIMEOUT_MS} ms`);
+    const ms = await msToFirst200(child, file, started, START_TIMEOUT_MS);
+    return { ms, cpuMs: (cpuSeconds(child.pid) ?? NaN) * 1000 };
   } finally {
     await stopChild(child);
   }

@@ -20,7 +20,7 @@ import {
   errorRow,
   formatNotes,
   formatTable,
-  listeningOrigin,
+  msToFirst200,
   percentile,
   QUICK,
   stopChild,
@@ -33,10 +33,6 @@ const ROUNDS = QUICK ? 3 : 7;
 const TARGET = 1.5;
 /** Limit on one start (spawn to first 200). */
 const START_TIMEOUT_MS = 30_000;
-/** Pause between two polls of `GET /`. */
-const POLL_INTERVAL_MS = 2;
-/** At most this many polls of `GET /` after the port is known. */
-const MAX_POLLS = 2_000;
 
 const ROOT = new URL("../", import.meta.url);
 const BASELINE = "bench/fixtures/hono_hello.ts";
@@ -56,24 +52,8 @@ async function startOnce(
     stdout: "null",
     stderr: "piped",
   }).spawn();
-  const deadline = AbortSignal.timeout(START_TIMEOUT_MS);
   try {
-    const origin = await listeningOrigin(child, deadline);
-    for (let poll = 0; poll < MAX_POLLS && !deadline.aborted; poll++) {
-      let status: number;
-      try {
-        const res = await fetch(`${origin}/`, { signal: deadline });
-        await res.arrayBuffer();
-        status = res.status;
-      } catch {
-        // Not accepting connections yet.
-        await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
-        continue;
-      }
-      if (status === 200) return performance.now() - started;
-      throw new Error(`${entry}: GET / answered ${status}`);
-    }
-    throw new Error(`${entry}: no 200 on GET / within ${START_TIMEOUT_MS} ms`);
+    return await msToFirst200(child, entry, started, START_TIMEOUT_MS);
   } finally {
     await stopChild(child);
   }

@@ -217,3 +217,38 @@ export async function peakRss(pid: number, work: () => Promise<unknown>): Promis
     clearInterval(timer);
   }
 }
+
+/** Pause between two polls of `GET /` while a started server comes up. */
+const POLL_INTERVAL_MS = 2;
+/** At most this many polls of `GET /` after the port is known. */
+const MAX_POLLS = 2_000;
+
+/**
+ * Cold start of a spawned server: waits until `child` says where it listens, polls `GET /`
+ * until it answers 200, and returns the milliseconds since `started` (the spawn). Throws on
+ * another status or when `timeoutMs` passes. The child keeps running: the caller stops it.
+ */
+export async function msToFirst200(
+  child: Deno.ChildProcess,
+  label: string,
+  started: number,
+  timeoutMs: number,
+): Promise<number> {
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const origin = await listeningOrigin(child, deadline);
+  for (let poll = 0; poll < MAX_POLLS && !deadline.aborted; poll++) {
+    let status: number;
+    try {
+      const res = await fetch(`${origin}/`, { signal: deadline });
+      await res.arrayBuffer();
+      status = res.status;
+    } catch {
+      // Not accepting connections yet.
+      await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
+      continue;
+    }
+    if (status === 200) return performance.now() - started;
+    throw new Error(`${label}: GET / answered ${status}`);
+  }
+  throw new Error(`${label}: no 200 on GET / within ${timeoutMs} ms`);
+}
