@@ -6,16 +6,8 @@ import assert from "node:assert/strict";
 
 const ROOT_DIR = new URL("../../", import.meta.url);
 
-/** The permissions of an edge isolate: no subprocess, no writable disk, no native addon. */
-export const EDGE_PERMISSIONS = [
-  "--allow-net",
-  "--allow-env",
-  "--allow-read",
-  "--allow-sys",
-  "--deny-write",
-  "--deny-run",
-  "--deny-ffi",
-];
+/** The permissions of an edge isolate (the build's list, re-exported for start-up tests). */
+export { EDGE_PERMISSIONS } from "../../scripts/build.ts";
 const START_DEADLINE_MS = 30_000;
 
 /** The environment every run gets: a free port on loopback, no colours in the output. */
@@ -42,7 +34,7 @@ export interface RunningEntrypoint {
 export async function startEntrypoint(
   slug: string,
   env: Record<string, string> = {},
-  permissions: string[] = ["-A"],
+  permissions: readonly string[] = ["-A"],
 ): Promise<RunningEntrypoint> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...permissions, `functions/${slug}/main.ts`],
