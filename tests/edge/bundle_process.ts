@@ -4,9 +4,7 @@
  * `deno run` under the edge permissions and only the environment the test gives it.
  */
 import { build, EDGE_PERMISSIONS } from "../../scripts/build.ts";
-
-/** Limit on one start (spawn to "Listening on"). */
-const START_DEADLINE_MS = 30_000;
+import { readUntilListening } from "../support/entrypoint.ts";
 
 /** The bundles of every experiment, built once into `dir`. */
 export interface BuiltBundles {
@@ -65,19 +63,7 @@ export async function startBundle(
     stderr: "piped",
   }).spawn();
   const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  let port: string | undefined;
-  const watchdog = setTimeout(() => child.kill("SIGKILL"), START_DEADLINE_MS);
-  try {
-    while (!port) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      out += value;
-      port = out.match(/Listening on https?:\/\/[^:]+:(\d+)/)?.[1];
-    }
-  } finally {
-    clearTimeout(watchdog);
-  }
+  let { port, out } = await readUntilListening(child, reader);
   // Keep reading stderr (the request log) so the child never blocks on a full pipe.
   const drained = (async () => {
     for (let r = await reader.read(); !r.done; r = await reader.read()) out += r.value;

@@ -15,6 +15,31 @@ function baseEnv(env: Record<string, string>): Record<string, string> {
   return { PORT: "0", HOST: "127.0.0.1", NO_COLOR: "1", ...env };
 }
 
+/**
+ * Reads a child's stderr until Deno.serve announces its port (or the child exits, or stays
+ * silent for 30 s and is killed). Returns the port (undefined if it never listened) and what
+ * was printed; the caller keeps reading `reader` so the child never blocks on a full pipe.
+ */
+export async function readUntilListening(
+  child: Deno.ChildProcess,
+  reader: ReadableStreamDefaultReader<string>,
+): Promise<{ port: string | undefined; out: string }> {
+  const watchdog = setTimeout(() => child.kill("SIGKILL"), START_DEADLINE_MS);
+  let out = "";
+  let port: string | undefined;
+  try {
+    while (!port) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += value;
+      port = out.match(/Listening on https?:\/\/[^:]+:(\d+)/)?.[1];
+    }
+  } finally {
+    clearTimeout(watchdog);
+  }
+  return { port, out };
+}
+
 /** A started experiment. */
 export interface RunningEntrypoint {
   child: Deno.ChildProcess;
@@ -45,19 +70,7 @@ export async function startEntrypoint(
   }).spawn();
   const stdout = child.stdout.pipeTo(new WritableStream()).catch(() => {});
   const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  const watchdog = setTimeout(() => child.kill("SIGKILL"), START_DEADLINE_MS);
-  let out = "";
-  let port: string | undefined;
-  try {
-    while (!port) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      out += value;
-      port = out.match(/Listening on https?:\/\/[^:]+:(\d+)/)?.[1];
-    }
-  } finally {
-    clearTimeout(watchdog);
-  }
+  let { port, out } = await readUntilListening(child, reader);
   // Keep draining stderr (the request log) so the child never blocks on a full pipe.
   const drained = (async () => {
     for (;;) {
