@@ -3,7 +3,9 @@
  * the matches into one entry per library and version. It knows nothing about any library.
  */
 import { compile } from "css-select";
-import { type Document, type Element, parseHtml, selectFirst } from "../../shared/net/html.ts";
+import { parse as parseSelector } from "css-what";
+import { Element } from "domhandler";
+import { type Document, parseHtml, selectFirst } from "../../shared/net/html.ts";
 import { ALIASES, type Rule, RULES } from "./rules.ts";
 import type { Evidence } from "./schema.ts";
 
@@ -164,24 +166,61 @@ const SOURCE: Record<Rule["on"], string> = {
 };
 
 /**
- * Tests elements against every `selector` rule, compiled once: the page walk calls it per
- * element and it keeps each rule's first match, so no rule walks the page on its own.
+ * Tests elements against every `selector` rule, compiled once: the page's streaming parse
+ * calls it per element and it keeps each rule's first match, so no rule walks the page on
+ * its own. An element is tested only against the rules that could match it, found by its
+ * tag name or one of its attribute names (every compound selector names one or the other;
+ * most elements name none the rules need). The element is built only then. A selector rule
+ * tests one element, without its ancestors: a combinator (`a > b`) is refused here.
  */
 export function selectorMatcher(rules: readonly Rule[] = RULES) {
-  const tests = rules.filter((r) => r.on === "selector" && r.selector).map((r) => ({
-    id: r.id,
-    test: compile<Element, Element>(r.selector!),
-  }));
+  /** `<tag` or `@attribute` → the tests that need it; `*` → tests for every element. */
+  const byKey = new Map<string, { id: string; test: (el: Element) => boolean }[]>();
+  for (const rule of rules) {
+    if (rule.on !== "selector" || !rule.selector) continue;
+    const test = { id: rule.id, test: compile<Element, Element>(rule.selector) };
+    const keys = new Set(
+      parseSelector(rule.selector).map((compound) => {
+        const key = compound.find((t) => t.type === "attribute") ??
+          compound.find((t) => t.type === "tag");
+        if (compound.some((t) => COMBINATORS.has(t.type))) {
+          throw new Error(`selector rule ${rule.id}: a combinator needs ancestors`);
+        }
+        if (key?.type === "attribute") return `@${key.name.toLowerCase()}`;
+        return key?.type === "tag" ? `<${key.name}` : "*";
+      }),
+    );
+    for (const key of keys) byKey.set(key, [...byKey.get(key) ?? [], test]);
+  }
   return () => {
     const selected = new Map<string, Element>();
     return {
       selected,
-      visit(el: Element) {
-        for (const { id, test } of tests) if (!selected.has(id) && test(el)) selected.set(id, el);
+      visit(name: string, attribs: Record<string, string>) {
+        let el: Element | null = null;
+        const run = (key: string) => {
+          for (const { id, test } of byKey.get(key) ?? []) {
+            el ??= new Element(name, attribs);
+            if (!selected.has(id) && test(el)) selected.set(id, el);
+          }
+        };
+        run("*");
+        run(`<${name}`);
+        for (const attribute in attribs) run(`@${attribute}`);
       },
     };
   };
 }
+
+/** css-what token types that relate an element to another. */
+const COMBINATORS = new Set([
+  "adjacent",
+  "child",
+  "descendant",
+  "parent",
+  "sibling",
+  "column-combinator",
+]);
 
 /** A library as the project's own rules report it (before the rule set names it). */
 export interface RuleLibrary {

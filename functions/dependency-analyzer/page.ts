@@ -62,12 +62,15 @@ interface Gathered {
   selected: ReadonlyMap<string, Element>;
 }
 
+/** The elements `gather` keeps. */
+const GATHERED = new Set(["script", "style", "link", "iframe", "meta", "base"]);
+
 /**
  * Gathers the elements in one streaming parse (within the shared parse limits, over one:
- * 502 PARSE_ERROR). No tree of the page is built: each element is a detached `Element`
- * (name and attributes, enough for the selector rules, which test one element each), kept
- * only when the analysis reads it; a `<script>` or `<style>` gets its text as its one child
- * (the parser reads their content as raw text).
+ * 502 PARSE_ERROR). No tree of the page is built: an element the analysis reads becomes a
+ * detached `Element` (name and attributes); a `<script>` or `<style>` gets its text as its
+ * one child (the parser reads their content as raw text). The selector rules test one
+ * element each, as it opens.
  */
 async function gather(html: string): Promise<Gathered> {
   const selectors = newSelectorRun();
@@ -91,8 +94,9 @@ async function gather(html: string): Promise<Gathered> {
       depth++;
       // Inside a <script> or <style> (foreign content): only their own text counts.
       if (raw) return;
+      selectors.visit(name, attribs);
+      if (!GATHERED.has(name)) return;
       const el = new Element(name, attribs);
-      selectors.visit(el);
       switch (name) {
         case "script":
           g.scripts.push(el);
@@ -153,7 +157,9 @@ export async function analyzePage(
   const declaredBase = g.base ? resolveUrl(attr(g.base, "href"), finalUrl) ?? finalUrl : finalUrl;
   const base = /^https?:/i.test(declaredBase) ? declaredBase : finalUrl;
   const pageHost = new URL(finalUrl).hostname;
-  const origin = (url: string | null): Origin => originOf(url, pageHost);
+  // Host → third party: a page's many URLs share few hosts.
+  const thirdParty = new Map<string, boolean>();
+  const origin = (url: string | null): Origin => originOf(url, pageHost, thirdParty);
 
   const scripts = collectScripts(g.scripts, base, origin);
   const stylesheets = collectStylesheets(g.sheets, base, origin);
@@ -222,12 +228,15 @@ export async function analyzePage(
   };
 }
 
-function originOf(url: string | null, pageHost: string): Origin {
+function originOf(url: string | null, pageHost: string, known: Map<string, boolean>): Origin {
   if (!url) return { host: null, thirdParty: false };
   const u = new URL(url);
   // data:, blob: and the like load nothing from anywhere.
   if (u.protocol !== "http:" && u.protocol !== "https:") return { host: null, thirdParty: false };
-  return { host: u.hostname, thirdParty: isThirdParty(u.hostname, pageHost) };
+  const host = u.hostname;
+  let thirdParty = known.get(host);
+  if (thirdParty === undefined) known.set(host, thirdParty = isThirdParty(host, pageHost));
+  return { host, thirdParty };
 }
 
 /** The `type` essence of a script (`""` when absent), lowercased. */
