@@ -174,42 +174,63 @@ const SOURCE: Record<Rule["on"], string> = {
  * tests one element, without its ancestors: a combinator (`a > b`) is refused here.
  */
 export function selectorMatcher(rules: readonly Rule[] = RULES) {
-  /** `<tag` or `@attribute` → the tests that need it; `*` → tests for every element. */
-  const byKey = new Map<string, { id: string; test: (el: Element) => boolean }[]>();
+  /** Tag name → the tests that need it, attribute name → the tests that need it. */
+  const byTag = new Map<string, SelectorTest[]>();
+  const byAttribute = new Map<string, SelectorTest[]>();
+  const always: SelectorTest[] = [];
   for (const rule of rules) {
     if (rule.on !== "selector" || !rule.selector) continue;
     const test = { id: rule.id, test: compile<Element, Element>(rule.selector) };
-    const keys = new Set(
-      parseSelector(rule.selector).map((compound) => {
-        const key = compound.find((t) => t.type === "attribute") ??
-          compound.find((t) => t.type === "tag");
-        if (compound.some((t) => COMBINATORS.has(t.type))) {
-          throw new Error(`selector rule ${rule.id}: a combinator needs ancestors`);
-        }
-        if (key?.type === "attribute") return `@${key.name.toLowerCase()}`;
-        return key?.type === "tag" ? `<${key.name}` : "*";
-      }),
-    );
-    for (const key of keys) byKey.set(key, [...byKey.get(key) ?? [], test]);
+    const keyed = new Set<SelectorTest[]>();
+    for (const compound of parseSelector(rule.selector)) {
+      if (compound.some((t) => COMBINATORS.has(t.type))) {
+        throw new Error(`selector rule ${rule.id}: a combinator needs ancestors`);
+      }
+      const attribute = compound.find((t) => t.type === "attribute");
+      const tag = compound.find((t) => t.type === "tag");
+      if (attribute?.type === "attribute") {
+        keyed.add(listIn(byAttribute, attribute.name.toLowerCase()));
+      } else if (tag?.type === "tag") keyed.add(listIn(byTag, tag.name));
+      else keyed.add(always);
+    }
+    for (const list of keyed) list.push(test);
   }
   return () => {
     const selected = new Map<string, Element>();
+    let el: Element | null = null;
+    const run = (
+      tests: SelectorTest[] | undefined,
+      name: string,
+      attribs: Record<string, string>,
+    ) => {
+      if (!tests) return;
+      for (const { id, test } of tests) {
+        el ??= new Element(name, attribs);
+        if (!selected.has(id) && test(el)) selected.set(id, el);
+      }
+    };
     return {
       selected,
       visit(name: string, attribs: Record<string, string>) {
-        let el: Element | null = null;
-        const run = (key: string) => {
-          for (const { id, test } of byKey.get(key) ?? []) {
-            el ??= new Element(name, attribs);
-            if (!selected.has(id) && test(el)) selected.set(id, el);
-          }
-        };
-        run("*");
-        run(`<${name}`);
-        for (const attribute in attribs) run(`@${attribute}`);
+        el = null;
+        run(always, name, attribs);
+        run(byTag.get(name), name, attribs);
+        for (const attribute in attribs) run(byAttribute.get(attribute), name, attribs);
       },
     };
   };
+}
+
+/** A compiled selector rule. */
+interface SelectorTest {
+  id: string;
+  test: (el: Element) => boolean;
+}
+
+function listIn(map: Map<string, SelectorTest[]>, key: string): SelectorTest[] {
+  let list = map.get(key);
+  if (!list) map.set(key, list = []);
+  return list;
 }
 
 /** css-what token types that relate an element to another. */
