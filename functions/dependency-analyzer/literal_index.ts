@@ -32,6 +32,8 @@ function classOf(code: number): number {
   return code < 128 ? CLASS_OF[code] : 0;
 }
 
+const NONE: readonly number[] = [];
+
 /** A compiled set of literals; `find(text)` tells which occur. */
 export class LiteralIndex {
   /** Dense transition table of the automaton: state * CLASSES + class → state. */
@@ -50,7 +52,8 @@ export class LiteralIndex {
       ? new Uint16Array(capacity * CLASSES)
       : new Int32Array(capacity * CLASSES);
     // 0 means "no edge" while building the trie (the root is never an edge's target).
-    const own: number[][] = [[]];
+    // Most states end no literal: they share one empty list (tens of thousands of states).
+    const own: (readonly number[])[] = [NONE];
     let states = 1;
     literals.forEach((literal, id) => {
       let state = 0;
@@ -58,14 +61,14 @@ export class LiteralIndex {
         const at = state * CLASSES + classOf(literal.charCodeAt(i));
         if (next[at] === 0) {
           next[at] = states++;
-          own.push([]);
+          own.push(NONE);
         }
         state = next[at];
       }
-      own[state].push(id);
+      own[state] = [...own[state], id];
     });
     const fail = new Int32Array(states);
-    const outputs: number[][] = own;
+    const outputs = own;
     // Breadth-first: each state's failure state is complete before its children need it;
     // missing edges become the failure state's edge, which makes the table a DFA.
     const queue: number[] = [];
