@@ -68,7 +68,13 @@ class LimitedHandler implements StreamHandler {
   /** The last node was text (or a comment): more of it extends that node. */
   private inText = false;
   private inComment = false;
-  constructor(private readonly inner: StreamHandler, private readonly limits: ParseLimits) {}
+  /** Per-attribute and per-tag-name events: a call each, so passed on only when listened to. */
+  readonly onattribute?: Handler["onattribute"];
+  readonly onopentagname?: Handler["onopentagname"];
+  constructor(private readonly inner: StreamHandler, private readonly limits: ParseLimits) {
+    if (inner.onattribute) this.onattribute = (...args) => inner.onattribute!(...args);
+    if (inner.onopentagname) this.onopentagname = (name) => inner.onopentagname!(name);
+  }
   private count(): void {
     this.inText = this.inComment = false;
     if (++this.nodes > this.limits.maxNodes) {
@@ -86,12 +92,6 @@ class LimitedHandler implements StreamHandler {
   }
   onerror(error: Error): void {
     this.inner.onerror?.(error);
-  }
-  onopentagname(name: string): void {
-    this.inner.onopentagname?.(name);
-  }
-  onattribute(name: string, value: string, quote?: string | null): void {
-    this.inner.onattribute?.(name, value, quote);
   }
   onopentag(name: string, attribs: Record<string, string>, isImplied: boolean): void {
     this.count();
