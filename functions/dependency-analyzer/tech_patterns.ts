@@ -249,7 +249,7 @@ export function requiredLiteral(source: string): string[] | null {
         after === "?" || after === "*" || (after === "{" && /^\{0?,/.test(source.slice(i + 1)))
       ) {
         endRun();
-      } else run = run.map((r) => r + literal);
+      } else for (let k = 0; k < run.length; k++) run[k] += literal;
     }
   }
   endRun();
