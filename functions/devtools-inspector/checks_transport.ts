@@ -100,7 +100,7 @@ export const mixedContentCheck = defineCheck({
     ),
   },
   evaluate(ctx) {
-    if (!ctx.document) return "mixed-content-not-html";
+    if (!ctx.page) return "mixed-content-not-html";
     if (!ctx.https) return "mixed-content-not-https";
     const insecure = (urls: readonly string[]) => urls.filter((u) => u.startsWith("http:"));
     const active = insecure(ctx.subresources.active);

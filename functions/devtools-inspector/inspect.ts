@@ -1,11 +1,11 @@
 /** `/inspect` end to end: fetch safely, then describe the response the way DevTools would. */
 import { type FetchPolicy, type FetchResult, safeFetch } from "../../shared/net/safe_fetch.ts";
-import { type Document, parsePage, pause } from "../../shared/net/html.ts";
 import { securityAudit } from "./audit.ts";
 import { bodyKind } from "./body_kind.ts";
 import { describeCaching } from "./caching.ts";
 import { describeCompression } from "./compression.ts";
 import { describeCookies } from "./cookies.ts";
+import { scanPage } from "./page_scan.ts";
 import { pageStats } from "./page_stats.ts";
 import {
   corsPreflight,
@@ -60,7 +60,7 @@ export function headerRecord(headers: Headers): Record<string, string> {
 
 /**
  * Describes a fetched response (apart from the fetch so that tests can feed one in). The page
- * is parsed once, within the shared parse limits: a page over one is 502 PARSE_ERROR.
+ * is scanned once, within the shared parse limits: a page over one is 502 PARSE_ERROR.
  */
 export async function inspectResponse(
   res: FetchResult,
@@ -68,18 +68,15 @@ export async function inspectResponse(
   probes: Probes,
 ): Promise<InspectResult> {
   const kind = bodyKind(res.contentType, res.body, res.charset);
-  const document: Document | null = kind === "html" ? await parsePage(res.text) : null;
+  const scan = kind === "html" ? await scanPage(res.text) : null;
   const cookies = describeCookies(res.setCookies, new URL(res.finalUrl));
   const security = securityAudit({
     finalUrl: res.finalUrl,
     headers: res.headers,
     cookies,
-    document,
+    page: scan,
     ...probes,
   });
-  // Let other requests in between the audits and the statistics of a large page.
-  if (document) await pause();
-  const page = document ? pageStats(document, res.body.length, res.charset) : null;
   return {
     url: res.url,
     finalUrl: res.finalUrl,
@@ -102,6 +99,6 @@ export async function inspectResponse(
       kind,
     ),
     security,
-    page,
+    page: scan ? pageStats(scan, res.body.length, res.charset) : null,
   };
 }

@@ -348,10 +348,10 @@ Deno.test("every row of the table has its cases here, in table order", () => {
 });
 
 for (const check of SECURITY_CHECKS) {
-  Deno.test(`${check.id}: each case gives its outcome, and every outcome is reached`, () => {
+  Deno.test(`${check.id}: each case gives its outcome, and every outcome is reached`, async () => {
     const cases = CASES[check.id] ?? [];
     for (const [expected, scenario] of cases) {
-      assert.equal(resultOf(scenario, check.id), expected, JSON.stringify(scenario));
+      assert.equal(await resultOf(scenario, check.id), expected, JSON.stringify(scenario));
     }
     const reached = new Set(cases.map(([result]) => result));
     assert.deepEqual([...reached].sort(), Object.keys(check.outcomes).sort());
