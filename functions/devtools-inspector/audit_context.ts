@@ -50,8 +50,12 @@ export interface AuditContext {
   metaNamed(name: string): string[];
   /** Scripts with a `src`, resolved, in document order. */
   scripts: readonly ScriptRef[];
-  /** Subresource URLs of the page, resolved, split as browsers treat mixed content. */
-  subresources: { active: readonly string[]; passive: readonly string[] };
+  /**
+   * Subresource URLs of an HTTPS page that load over plain HTTP (resolved, distinct, in
+   * document order), split as browsers treat mixed content; empty for an HTTP page, where
+   * mixed content does not apply.
+   */
+  insecureSubresources: { active: readonly string[]; passive: readonly string[] };
   csp: {
     /** Policies from Content-Security-Policy headers. */
     header: CspPolicy[];
@@ -72,10 +76,27 @@ export interface AuditContext {
   preflight: Preflight;
 }
 
-/** Absolute, distinct URLs (unresolvable ones left out), in order. */
-function resolvedSet(urls: readonly string[], base: string): string[] {
-  const resolved = urls.map((u) => resolveUrl(u, base)).filter((u): u is string => u !== null);
-  return [...new Set(resolved)];
+/**
+ * A scheme of the URL's own, once tabs and newlines are dropped; leading C0 controls and spaces
+ * are skipped, as the URL parser skips them.
+ */
+// deno-lint-ignore no-control-regex
+const OWN_SCHEME = /^[\x00-\x20]*[a-z][a-z\d+\-.]*:/i;
+
+/**
+ * The distinct http: URLs among `urls` resolved against `base`, in order. Against an https:
+ * base only a URL with a scheme of its own can be http:, so the others are not resolved
+ * (a large page has thousands of relative ones).
+ */
+function httpUrls(urls: readonly string[], base: string): string[] {
+  const httpsBase = base.startsWith("https:");
+  const out = new Set<string>();
+  for (const url of urls) {
+    if (httpsBase && !OWN_SCHEME.test(url.replace(/[\t\n\r]/g, ""))) continue;
+    const href = resolveUrl(url, base);
+    if (href?.startsWith("http:")) out.add(href);
+  }
+  return [...out];
 }
 
 /** Contents of the page's `<meta>`s whose `attribute` is `name` (case-insensitive). */
@@ -112,10 +133,12 @@ export function buildAuditContext(input: AuditInput): AuditContext {
     httpEquiv: (name) => metaValues(page, "httpEquiv", name),
     metaNamed: (name) => metaValues(page, "name", name),
     scripts,
-    subresources: {
-      active: resolvedSet([...scripts.map((s) => s.url.href), ...page?.active ?? []], base),
-      passive: resolvedSet(page?.passive ?? [], base),
-    },
+    insecureSubresources: https && page
+      ? {
+        active: httpUrls([...scripts.map((s) => s.url.href), ...page.active], base),
+        passive: httpUrls(page.passive, base),
+      }
+      : { active: [], passive: [] },
     csp: {
       header: fromHeader.policies,
       meta: fromMeta.policies,
