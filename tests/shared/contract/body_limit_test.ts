@@ -44,6 +44,29 @@ Deno.test("readBodyLimited: bodies up to the limit whole; Content-Length over it
   assert.ok(pulled <= 1, `read ${pulled} chunks of a body declared too large`);
 });
 
+Deno.test("readBodyLimited: a body larger than its first buffer comes back whole, in order", async () => {
+  const bytes = new Uint8Array(200_000).map((_, i) => i % 251);
+  const parts = () => [bytes.subarray(0, 1), bytes.subarray(1, 70_000), bytes.subarray(70_000)];
+  const plain = parts();
+  // A plain stream (as app.request() gives) and a byte stream (as Deno.serve gives).
+  const bodies = {
+    plain: new ReadableStream<Uint8Array>({
+      pull: (c) => plain.length ? c.enqueue(plain.shift()!.slice()) : c.close(),
+    }),
+    bytes: new ReadableStream({
+      type: "bytes",
+      start(c) {
+        for (const part of parts()) c.enqueue(part.slice());
+        c.close();
+      },
+    }),
+  };
+  for (const [name, body] of Object.entries(bodies)) {
+    const req = new Request("http://x/", { method: "POST", body });
+    assert.deepEqual(await readBodyLimited(req, 1024 * 1024), bytes, name);
+  }
+});
+
 Deno.test("readBodyLimited: an endless stream stops being read at the limit", async () => {
   let pulled = 0;
   let cancelled = false;
