@@ -6,15 +6,15 @@
  * - in this process, the same `GetObject` body read plain versus through the per-read idle
  *   deadline the adapter puts on it (shared/bindings/bucket/s3_deadline.ts `idleLimit`), which
  *   isolates the deadline's own cost from the HTTP hop.
- * Best of `BENCH_ROUNDS` (default 3) alternating rounds; size `BENCH_DOWNLOAD_MB` (default 256,
- * 64 with `BENCH_QUICK=1`).
+ * Best of `BENCH_ROUNDS` (default 3, 1 with `BENCH_QUICK=1`) alternating rounds; size
+ * `BENCH_DOWNLOAD_MB` (default 256, 64 with `BENCH_QUICK=1`).
  */
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { MIN_PART_SIZE, QUEUE_SIZE } from "../shared/bindings/bucket/s3.ts";
 import { idleLimit } from "../shared/bindings/bucket/s3_deadline.ts";
 import { uploadStream } from "../shared/bindings/bucket/s3_upload.ts";
 import { BUCKETS, randomMiB, repeated, type S3Bench, startS3Bench } from "./fixtures/s3rver.ts";
-import { type BenchRow, formatNotes, formatTable, QUICK } from "./harness.ts";
+import { type BenchRow, envCount, formatNotes, formatTable, QUICK } from "./harness.ts";
 
 const MiB = 1024 * 1024;
 const KEY = "download.bin";
@@ -30,11 +30,8 @@ async function drain(stream: ReadableStream<Uint8Array>): Promise<number> {
 
 /** Runs the benchmark (s3rver and the service as child processes on 127.0.0.1). */
 export async function run(): Promise<BenchRow[]> {
-  const mib = Number(Deno.env.get("BENCH_DOWNLOAD_MB") ?? (QUICK ? 64 : 256));
-  const rounds = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
-  if (!(Number.isSafeInteger(mib) && mib >= 1) || !(Number.isSafeInteger(rounds) && rounds >= 1)) {
-    throw new Error("BENCH_DOWNLOAD_MB and BENCH_ROUNDS must be positive integers");
-  }
+  const mib = envCount("BENCH_DOWNLOAD_MB", QUICK ? 64 : 256);
+  const rounds = envCount("BENCH_ROUNDS", QUICK ? 1 : 3);
   let bench: S3Bench | undefined;
   try {
     bench = await startS3Bench();

@@ -14,8 +14,9 @@
  * RSS growth of the service process over its idle RSS after a warm-up upload (VmRSS sampled
  * every 20 ms). The notes carry the CPU seconds each process spent per path.
  *
- * Size: 1 GiB; `BENCH_UPLOAD_MB` picks another (e.g. 64 for a quick run). `BENCH_ROUNDS`
- * (default 2) rounds: the SDK and the Content-Length path in turn; then the chunked upload.
+ * Size: 1 GiB (64 MiB with `BENCH_QUICK=1`); `BENCH_UPLOAD_MB` picks another. `BENCH_ROUNDS`
+ * (default 2, 1 with `BENCH_QUICK=1`) rounds: the SDK and the Content-Length path in turn;
+ * then the chunked upload.
  */
 import { DeleteObjectCommand } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
@@ -24,10 +25,12 @@ import { BUCKETS, randomMiB, repeated, type S3Bench, startS3Bench } from "./fixt
 import {
   type BenchRow,
   cpuSeconds,
+  envCount,
   errorRow,
   formatNotes,
   formatTable,
   peakRss,
+  QUICK,
   rssBytes,
 } from "./harness.ts";
 
@@ -126,11 +129,8 @@ async function put(
 
 /** Runs the benchmark (s3rver and the service as child processes on 127.0.0.1). */
 export async function run(): Promise<BenchRow[]> {
-  const mib = Number(Deno.env.get("BENCH_UPLOAD_MB") ?? 1024);
-  const rounds = Number(Deno.env.get("BENCH_ROUNDS") ?? 2);
-  if (!(Number.isSafeInteger(mib) && mib >= 1) || !(Number.isSafeInteger(rounds) && rounds >= 1)) {
-    throw new Error("BENCH_UPLOAD_MB and BENCH_ROUNDS must be positive integers");
-  }
+  const mib = envCount("BENCH_UPLOAD_MB", QUICK ? 64 : 1024);
+  const rounds = envCount("BENCH_ROUNDS", QUICK ? 1 : 2);
   let bench: S3Bench | undefined;
   try {
     bench = await startS3Bench({
