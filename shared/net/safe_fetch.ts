@@ -113,6 +113,11 @@ export interface SafeFetchOptions {
   /** The code of every failure after validation (502); `/summary` uses FETCH_OR_AI_ERROR. */
   errorCode?: ErrorCode;
   signal?: AbortSignal;
+  /**
+   * `false`: the final response's body is not read (the connection is closed after the
+   * headers) and `body` and `text` are empty, for probes that only need status and headers.
+   */
+  readBody?: boolean;
 }
 
 /** A fetch failure, carried as the experiment's 502 code. */
@@ -185,6 +190,7 @@ export async function safeFetch(
         method,
         policy,
         options.headers ?? {},
+        options.readBody ?? true,
         signal,
         started,
       );
@@ -281,6 +287,7 @@ function requestOnce(
   method: "GET" | "HEAD" | "OPTIONS",
   policy: FetchPolicy,
   extraHeaders: Record<string, string>,
+  wantBody: boolean,
   signal: AbortSignal,
   fetchStarted: number,
 ): Promise<RawResponse> {
@@ -356,8 +363,9 @@ function requestOnce(
           remoteAddress: res.socket?.remoteAddress ?? null,
         };
         const isRedirect = status >= 300 && status < 400 && headers.has("location");
-        if (isRedirect || method === "HEAD") {
-          res.resume();
+        if (isRedirect || method === "HEAD" || !wantBody) {
+          if (wantBody || isRedirect) res.resume();
+          else res.destroy(); // a body nobody reads is not downloaded
           const end = performance.now();
           resolve({
             ...base,
