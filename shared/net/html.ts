@@ -171,7 +171,7 @@ export async function streamHtmlBounded(
   const parser = new Parser(new LimitedHandler(handler, bounds), PARSER_OPTIONS);
   const started = performance.now();
   const yieldSoon = cooperative();
-  for (let at = 0; at < html.length; at += bounds.sliceChars) {
+  for (let at = 0; at < html.length;) {
     if (at > 0) await yieldSoon();
     if (performance.now() - started > bounds.maxMillis) {
       throw new HtmlLimitError(
@@ -179,7 +179,12 @@ export async function streamHtmlBounded(
         `Page took longer than ${bounds.maxMillis} ms to parse`,
       );
     }
-    parser.write(html.slice(at, at + bounds.sliceChars));
+    // A slice never ends between the two halves of a surrogate pair (a handler may encode
+    // each text it hears).
+    let end = Math.min(at + bounds.sliceChars, html.length);
+    if (end < html.length && /[\ud800-\udbff]/.test(html[end - 1])) end++;
+    parser.write(html.slice(at, end));
+    at = end;
   }
   parser.end();
 }
