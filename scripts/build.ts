@@ -81,6 +81,11 @@ export function bundleArgs(slug: string, outdir: string): string[] {
  * Rewrites the bare specifiers of NATIVE_EXTERNALS left in a bundle (`from "x"`, `import("x")`)
  * to their `npm:` specifiers in `imports` (deno.json's import map; a subpath follows its
  * package's entry). A specifier the map does not know is an error: the bundle could not load it.
+ *
+ * A dynamic import gets its specifier through `String(…)`: `deno run` without deno.json's
+ * `lazy-dynamic-imports` (a bundle runs alone) resolves every literal `import("…")` before the
+ * first line runs, and for an `npm:` one that means asking the npm registry at start-up (about a
+ * second, with no registry at the edge). A computed specifier is resolved when it is imported.
  */
 export function rewriteExternals(code: string, imports: Record<string, string>): string {
   return code.replace(IMPORT_SPECIFIER, (whole, lead: string, quote: string, spec: string) => {
@@ -91,7 +96,9 @@ export function rewriteExternals(code: string, imports: Record<string, string>):
     if (!target?.startsWith("npm:")) {
       throw new Error(`build: ${spec} is external but deno.json imports has no npm: entry`);
     }
-    return `${lead}${quote}${target}${quote}`;
+    return lead.includes("(")
+      ? `${lead}String(${quote}${target}${quote})`
+      : `${lead}${quote}${target}${quote}`;
   });
 }
 
@@ -109,9 +116,14 @@ export function rewriteChunkImports(code: string, slug: string): string {
 
 /** The shim esbuild puts where bundled CommonJS code calls `require()`. */
 const REQUIRE_SHIM = `Dynamic require of "`;
-/** A module-scoped `require` for that shim (Node built-ins such as `node:crypto`). */
-const REQUIRE_PRELUDE = `import{createRequire as __edgeCreateRequire}from"node:module";` +
-  `var require=__edgeCreateRequire(import.meta.url);`;
+/**
+ * A module-scoped `require` for that shim (Node built-ins such as `node:crypto`), made on its
+ * first call: the shim sits in the chunk of esbuild's helpers, which every entry loads, and
+ * importing `node:module` up front costs a cold start ~30 ms (Deno's Node layer) whether or
+ * not anything is ever required.
+ */
+const REQUIRE_PRELUDE = `var __edgeRequire;function require(id){return(__edgeRequire??=` +
+  `globalThis.process.getBuiltinModule("node:module").createRequire(import.meta.url))(id)}`;
 
 /**
  * Gives a chunk that holds esbuild's `require` shim a real `require`: `deno bundle` adds one to
@@ -119,7 +131,7 @@ const REQUIRE_PRELUDE = `import{createRequire as __edgeCreateRequire}from"node:m
  * throw `Dynamic require of "node:crypto" is not supported` (the AWS SDK, puppeteer-core).
  */
 export function addRequire(code: string): string {
-  return code.includes(REQUIRE_SHIM) && !code.includes("createRequire")
+  return code.includes(REQUIRE_SHIM) && !code.includes("createRequire(")
     ? REQUIRE_PRELUDE + code
     : code;
 }
