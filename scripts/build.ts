@@ -2,7 +2,8 @@
  * `deno task build [slug...]`: one self-contained bundle per experiment, made by `deno bundle`
  * (esbuild inside Deno; works offline once its esbuild package is cached): the entry
  * `dist/<slug>.js`, and `dist/<slug>/`, the chunks of the code it imports with `import()` (route
- * code, loaded on first use: split out, it costs no start-up). Plus `dist/scalar.js`, the Scalar
+ * code, loaded on first use: split out, and imported with computed specifiers, it costs no
+ * start-up; see deferDynamicImports). Plus `dist/scalar.js`, the Scalar
  * script that `GET /docs` serves (shared/contract/docs.ts reads it there without node_modules).
  *
  * A bundle imports nothing from node_modules: every npm package it uses is inside it. The one
@@ -81,11 +82,6 @@ export function bundleArgs(slug: string, outdir: string): string[] {
  * Rewrites the bare specifiers of NATIVE_EXTERNALS left in a bundle (`from "x"`, `import("x")`)
  * to their `npm:` specifiers in `imports` (deno.json's import map; a subpath follows its
  * package's entry). A specifier the map does not know is an error: the bundle could not load it.
- *
- * A dynamic import gets its specifier through `String(…)`: `deno run` without deno.json's
- * `lazy-dynamic-imports` (a bundle runs alone) resolves every literal `import("…")` before the
- * first line runs, and for an `npm:` one that means asking the npm registry at start-up (about a
- * second, with no registry at the edge). A computed specifier is resolved when it is imported.
  */
 export function rewriteExternals(code: string, imports: Record<string, string>): string {
   return code.replace(IMPORT_SPECIFIER, (whole, lead: string, quote: string, spec: string) => {
@@ -96,9 +92,7 @@ export function rewriteExternals(code: string, imports: Record<string, string>):
     if (!target?.startsWith("npm:")) {
       throw new Error(`build: ${spec} is external but deno.json imports has no npm: entry`);
     }
-    return lead.includes("(")
-      ? `${lead}String(${quote}${target}${quote})`
-      : `${lead}${quote}${target}${quote}`;
+    return `${lead}${quote}${target}${quote}`;
   });
 }
 
@@ -135,6 +129,24 @@ export function addRequire(code: string): string {
     ? REQUIRE_PRELUDE + code
     : code;
 }
+
+/**
+ * Gives every literal dynamic import of a bundle file a computed specifier,
+ * `import(String("…"))`, loaded when the import runs. A bundle runs alone, without deno.json's
+ * `lazy-dynamic-imports`, and `deno run` then loads whatever a literal `import("…")` names
+ * before the first line runs: it read and parsed every route chunk (up to 1.5 MB a bundle,
+ * 25-40 ms of each cold start: bench/bundle_cold_start.ts), and for the native libSQL client's
+ * `npm:` specifier it asked the npm registry (about a second, and no registry at the edge).
+ */
+export function deferDynamicImports(code: string): string {
+  return code.replace(
+    DYNAMIC_IMPORT,
+    (_whole, quote: string, spec: string) => `import(String(${quote}${spec}${quote}))`,
+  );
+}
+
+/** A dynamic import with a literal specifier in bundler output: `import("x")`. */
+const DYNAMIC_IMPORT = /\bimport\s*\(\s*(["'])([^"'\n]+)\1\s*\)/g;
 
 /** An import specifier in bundler output: `from "x"`, `import("x")`, `import "x"`. */
 const IMPORT_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)(["'])([^"'\n]+)\2/g;
@@ -211,9 +223,10 @@ export async function build(
           rewriteExternals(await Deno.readTextFile(`${made}/${entry.name}`), imports),
         );
         if (entry.name === "main.js") {
-          await Deno.writeTextFile(bundlePath(slug, dist), rewriteChunkImports(code, slug));
+          const main = deferDynamicImports(rewriteChunkImports(code, slug));
+          await Deno.writeTextFile(bundlePath(slug, dist), main);
         } else {
-          await Deno.writeTextFile(`${chunks}${entry.name}`, code);
+          await Deno.writeTextFile(`${chunks}${entry.name}`, deferDynamicImports(code));
         }
       }
     }

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import {
   addRequire,
   bundleArgs,
+  deferDynamicImports,
   NATIVE_EXTERNALS,
   npmSpecifiers,
   rewriteChunkImports,
@@ -21,8 +22,7 @@ Deno.test("build: native externals become pinned npm: specifiers, subpaths inclu
   assert.equal(
     rewriteExternals(code, IMPORTS),
     `import{a}from"npm:libsql@0.5.29";` +
-      `const b=await import(String("npm:@libsql/client@0.18.0/sqlite3"));import("hono");` +
-      `import "libsqlx";`,
+      `const b=await import("npm:@libsql/client@0.18.0/sqlite3");import("hono");import "libsqlx";`,
   );
   assert.throws(() => rewriteExternals(`import("libsql")`, { hono: "npm:hono" }), /no npm: entry/);
   // The edge's client is bundled, never rewritten (were it external it would need npm at start).
@@ -38,6 +38,18 @@ Deno.test("build: the entry's chunk imports point into its chunk folder", () => 
     `import{a}from"./screenshot/chunk-AB12.js";const m=()=>import("./screenshot/capture-XY.js");` +
       `import "node:fs";import{b}from"npm:x";`,
   );
+});
+
+Deno.test("build: every literal dynamic import gets a computed specifier, static ones stay", () => {
+  const code = `import{a}from"./chunk-AB12.js";const m=()=>import("./screenshot/capture-XY.js");` +
+    `import("npm:@libsql/client@0.18.0/sqlite3");import ( 'node:fs' );import "./side.js";`;
+  assert.equal(
+    deferDynamicImports(code),
+    `import{a}from"./chunk-AB12.js";const m=()=>import(String("./screenshot/capture-XY.js"));` +
+      `import(String("npm:@libsql/client@0.18.0/sqlite3"));import(String('node:fs'));` +
+      `import "./side.js";`,
+  );
+  assert.equal(deferDynamicImports(deferDynamicImports(code)), deferDynamicImports(code));
 });
 
 Deno.test("build: a chunk with esbuild's require shim gets a real require, once, made on first call", async () => {
