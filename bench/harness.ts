@@ -39,6 +39,16 @@ export const BENCH_CONFIG_ARGS = ["--config", new URL("./deno.json", import.meta
 /** `BENCH_QUICK=1`: modules that support it use smaller sizes and fewer rounds. */
 export const QUICK = Deno.env.get("BENCH_QUICK") === "1";
 
+/** The positive whole number in the environment variable `name`, else `fallback`. */
+export function envCount(name: string, fallback: number): number {
+  const raw = Deno.env.get(name);
+  const n = raw === undefined ? fallback : Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new Error(`${name} must be a positive integer, not ${raw}`);
+  }
+  return n;
+}
+
 /** A FAIL row for a measure that could not be taken; the reason goes in the note. */
 export function errorRow(measure: string, error: unknown): BenchRow {
   const message = (error instanceof Error ? error.message : String(error))

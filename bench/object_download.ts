@@ -1,20 +1,20 @@
 /**
  * Reading a large object back, and what the S3 deadlines cost on the way, in the same run
- * against the same s3rver (a child process, started by bench/object_upload.ts's `--s3rver`):
+ * against the same s3rver (a child process, bench/fixtures/s3rver.ts):
  * - `GET /object` through the service (functions/object-storage/main.ts, a child process, S3
  *   adapter with its deadlines) versus `GetObject` with the raw SDK from this process;
  * - in this process, the same `GetObject` body read plain versus through the per-read idle
  *   deadline the adapter puts on it (shared/bindings/bucket/s3_deadline.ts `idleLimit`), which
  *   isolates the deadline's own cost from the HTTP hop.
- * Best of `BENCH_ROUNDS` (default 3) alternating rounds; size `BENCH_DOWNLOAD_MB` (default 256,
- * 64 with `BENCH_QUICK=1`).
+ * Best of `BENCH_ROUNDS` (default 3, 1 with `BENCH_QUICK=1`) alternating rounds; size
+ * `BENCH_DOWNLOAD_MB` (default 256, 64 with `BENCH_QUICK=1`).
  */
-import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
-import { createS3Client, MIN_PART_SIZE, QUEUE_SIZE } from "../shared/bindings/bucket/s3.ts";
+import { GetObjectCommand } from "@aws-sdk/client-s3";
+import { MIN_PART_SIZE, QUEUE_SIZE } from "../shared/bindings/bucket/s3.ts";
 import { idleLimit } from "../shared/bindings/bucket/s3_deadline.ts";
 import { uploadStream } from "../shared/bindings/bucket/s3_upload.ts";
-import { type BenchRow, formatNotes, formatTable, QUICK, spawnServer } from "./harness.ts";
-import { BUCKETS, CREDENTIALS, startS3rverChild } from "./object_upload.ts";
+import { BUCKETS, randomMiB, repeated, type S3Bench, startS3Bench } from "./fixtures/s3rver.ts";
+import { type BenchRow, envCount, formatNotes, formatTable, QUICK } from "./harness.ts";
 
 const MiB = 1024 * 1024;
 const KEY = "download.bin";
@@ -30,48 +30,22 @@ async function drain(stream: ReadableStream<Uint8Array>): Promise<number> {
 
 /** Runs the benchmark (s3rver and the service as child processes on 127.0.0.1). */
 export async function run(): Promise<BenchRow[]> {
-  const mib = Number(Deno.env.get("BENCH_DOWNLOAD_MB") ?? (QUICK ? 64 : 256));
-  const rounds = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
-  if (!(Number.isSafeInteger(mib) && mib >= 1) || !(Number.isSafeInteger(rounds) && rounds >= 1)) {
-    throw new Error("BENCH_DOWNLOAD_MB and BENCH_ROUNDS must be positive integers");
-  }
-  const directory = await Deno.makeTempDir({ prefix: "bench-s3rver-" });
-  let s3rver: Awaited<ReturnType<typeof startS3rverChild>> | undefined;
-  let service: Awaited<ReturnType<typeof spawnServer>> | undefined;
-  let client: S3Client | undefined;
+  const mib = envCount("BENCH_DOWNLOAD_MB", QUICK ? 64 : 256);
+  const rounds = envCount("BENCH_ROUNDS", QUICK ? 1 : 3);
+  let bench: S3Bench | undefined;
   try {
-    s3rver = await startS3rverChild(directory);
-    const sdk = client = createS3Client({
-      endpoint: s3rver.endpoint,
-      region: "us-east-1",
-      credentials: CREDENTIALS,
-      forcePathStyle: true,
+    bench = await startS3Bench();
+    const { sdk } = bench;
+    const origin = bench.service.origin;
+    await uploadStream(repeated(randomMiB(), mib), {
+      client: sdk,
+      bucket: BUCKETS.service,
+      key: KEY,
+      contentType: "application/octet-stream",
+      partSize: MIN_PART_SIZE,
+      queueSize: QUEUE_SIZE,
+      maxParts: 10_000,
     });
-    const chunk = new Uint8Array(MiB);
-    for (let i = 0; i < MiB; i += 65536) crypto.getRandomValues(chunk.subarray(i, i + 65536));
-    let sent = 0;
-    await uploadStream(
-      new ReadableStream({
-        pull: (c) => sent++ < mib ? c.enqueue(chunk.slice()) : c.close(),
-      }),
-      {
-        client: sdk,
-        bucket: BUCKETS.service,
-        key: KEY,
-        contentType: "application/octet-stream",
-        partSize: MIN_PART_SIZE,
-        queueSize: QUEUE_SIZE,
-        maxParts: 10_000,
-      },
-    );
-    service = await spawnServer(["run", "-A", "functions/object-storage/main.ts"], {
-      S3_ENDPOINT: s3rver.endpoint,
-      S3_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
-      S3_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
-      BUCKET: BUCKETS.service,
-      PUBLIC_BUCKET: BUCKETS.public,
-    });
-    const origin = service.origin;
 
     const getBody = async () => {
       const out = await sdk.send(new GetObjectCommand({ Bucket: BUCKETS.service, Key: KEY }));
@@ -126,10 +100,7 @@ export async function run(): Promise<BenchRow[]> {
       },
     ];
   } finally {
-    client?.destroy();
-    await service?.stop();
-    await s3rver?.stop();
-    await Deno.remove(directory, { recursive: true });
+    await bench?.stop();
   }
 }
 

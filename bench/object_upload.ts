@@ -9,33 +9,32 @@
  * - informational: one upload through the service sent chunked in 64 KiB chunks, as Deno's
  *   `fetch` sends a stream body: at most 256 MiB and 120 s, since Deno's HTTP server can fall
  *   behind such a body for good (functions/object-storage/README.md explains).
- * s3rver runs in a child process of its own (this file, with `--s3rver`), so that no path
+ * s3rver runs in a child process of its own (bench/fixtures/s3rver.ts), so that no path
  * shares a thread with the store. Rows: throughput of each (best of the rounds), and the peak
  * RSS growth of the service process over its idle RSS after a warm-up upload (VmRSS sampled
  * every 20 ms). The notes carry the CPU seconds each process spent per path.
  *
- * Size: 1 GiB; `BENCH_UPLOAD_MB` picks another (e.g. 64 for a quick run). `BENCH_ROUNDS`
- * (default 2) rounds: the SDK and the Content-Length path in turn; then the chunked upload.
+ * Size: 1 GiB (64 MiB with `BENCH_QUICK=1`); `BENCH_UPLOAD_MB` picks another. `BENCH_ROUNDS`
+ * (default 2, 1 with `BENCH_QUICK=1`) rounds: the SDK and the Content-Length path in turn;
+ * then the chunked upload.
  */
-import { DeleteObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { createS3Client, MIN_PART_SIZE, QUEUE_SIZE } from "../shared/bindings/bucket/s3.ts";
+import { MIN_PART_SIZE, QUEUE_SIZE } from "../shared/bindings/bucket/s3.ts";
+import { BUCKETS, randomMiB, repeated, type S3Bench, startS3Bench } from "./fixtures/s3rver.ts";
 import {
-  BENCH_CONFIG_ARGS,
   type BenchRow,
   cpuSeconds,
+  envCount,
   errorRow,
   formatNotes,
   formatTable,
   peakRss,
+  QUICK,
   rssBytes,
-  spawnServer,
 } from "./harness.ts";
 
 const MiB = 1024 * 1024;
-/** The buckets the s3rver child creates (also used by bench/object_download.ts). */
-export const BUCKETS = { service: "bench-service", public: "bench-public", raw: "bench-raw" };
-export const CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 const RSS_TARGET_MIB = 64;
 const RATIO_TARGET = 0.8;
 /** Chunk size of the chunked client (what Deno's `fetch` sends for a stream body). */
@@ -55,65 +54,6 @@ class UploadTimeout extends Error {
     super(`did not finish within ${ms / 1000} s`);
     this.name = "UploadTimeout";
   }
-}
-
-/** Starts s3rver (this file with `--s3rver`) in a child process; its endpoint and a stop. */
-export async function startS3rverChild(directory: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      ...BENCH_CONFIG_ARGS,
-      new URL(import.meta.url).pathname,
-      "--s3rver",
-      directory,
-    ],
-    env: { NO_COLOR: "1" },
-    stdin: "piped", // closing it stops the child, even if this process dies first
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const stop = async () => {
-    try {
-      child.kill("SIGTERM");
-    } catch {
-      // already gone
-    }
-    await child.stdin.close().catch(() => {});
-    await child.status;
-  };
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  const timer = setTimeout(() => stop(), 60_000);
-  let seen = "";
-  try {
-    while (true) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`s3rver exited before it was ready: ${seen}`);
-      seen += value;
-      const port = seen.match(/S3RVER_PORT=(\d+)/)?.[1];
-      if (port) {
-        reader.releaseLock();
-        child.stdout.pipeTo(new WritableStream()).catch(() => {});
-        return { pid: child.pid, endpoint: `http://127.0.0.1:${port}`, stop };
-      }
-    }
-  } catch (err) {
-    await stop();
-    throw err;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** `mib` MiB of the same random bytes, 1 MiB per chunk, with no length. */
-function body(chunk: Uint8Array, mib: number): ReadableStream<Uint8Array> {
-  let sent = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (sent++ >= mib) controller.close();
-      else controller.enqueue(chunk.slice());
-    },
-  });
 }
 
 /**
@@ -189,36 +129,17 @@ async function put(
 
 /** Runs the benchmark (s3rver and the service as child processes on 127.0.0.1). */
 export async function run(): Promise<BenchRow[]> {
-  const mib = Number(Deno.env.get("BENCH_UPLOAD_MB") ?? 1024);
-  const rounds = Number(Deno.env.get("BENCH_ROUNDS") ?? 2);
-  if (!(Number.isSafeInteger(mib) && mib >= 1) || !(Number.isSafeInteger(rounds) && rounds >= 1)) {
-    throw new Error("BENCH_UPLOAD_MB and BENCH_ROUNDS must be positive integers");
-  }
-  const directory = await Deno.makeTempDir({ prefix: "bench-s3rver-" });
-  let s3rver: Awaited<ReturnType<typeof startS3rverChild>> | undefined;
-  let service: Awaited<ReturnType<typeof spawnServer>> | undefined;
-  let client: S3Client | undefined;
+  const mib = envCount("BENCH_UPLOAD_MB", QUICK ? 64 : 1024);
+  const rounds = envCount("BENCH_ROUNDS", QUICK ? 1 : 2);
+  let bench: S3Bench | undefined;
   try {
-    s3rver = await startS3rverChild(directory);
-    const endpoint = s3rver.endpoint;
-    const sdk = client = createS3Client({
-      endpoint,
-      region: "us-east-1",
-      credentials: CREDENTIALS,
-      forcePathStyle: true,
-    });
-    service = await spawnServer(["run", "-A", "functions/object-storage/main.ts"], {
-      S3_ENDPOINT: endpoint,
-      S3_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
-      S3_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
-      BUCKET: BUCKETS.service,
-      PUBLIC_BUCKET: BUCKETS.public,
+    bench = await startS3Bench({
       // Large enough for the upload, small enough to keep the part size at S3's 5 MiB minimum.
       MAX_OBJECT_BYTES: String(Math.max(mib, 12) * MiB),
     });
-    const { origin, pid } = service;
-    const chunk = new Uint8Array(MiB);
-    for (let i = 0; i < MiB; i += 65536) crypto.getRandomValues(chunk.subarray(i, i + 65536));
+    const { sdk, store } = bench;
+    const { origin, pid } = bench.service;
+    const chunk = randomMiB();
 
     // `upload(size, piece)`: `size` times `piece` (the 1 MiB chunk unless given).
     const paths = {
@@ -228,7 +149,7 @@ export async function run(): Promise<BenchRow[]> {
         try {
           await new Upload({
             client: sdk,
-            params: { Bucket: BUCKETS.raw, Key: "bench.bin", Body: body(piece, size) },
+            params: { Bucket: BUCKETS.raw, Key: "bench.bin", Body: repeated(piece, size) },
             partSize: MIN_PART_SIZE,
             queueSize: QUEUE_SIZE,
             leavePartsOnError: false,
@@ -266,7 +187,7 @@ export async function run(): Promise<BenchRow[]> {
       length: { bench: 0, service: 0, s3rver: 0 },
       chunked: { bench: 0, service: 0, s3rver: 0 },
     };
-    const pids = { bench: Deno.pid, service: pid, s3rver: s3rver.pid };
+    const pids = { bench: Deno.pid, service: pid, s3rver: store.pid };
     // The SDK and the Content-Length path alternate; the chunked upload comes after them, so
     // that what it leaves in the service's heap does not count against the RSS row.
     const chunkedMib = Math.min(mib, CHUNKED_MAX_MIB);
@@ -350,40 +271,12 @@ export async function run(): Promise<BenchRow[]> {
         : errorRow(`upload ${chunkedMib} MiB through the service (chunked)`, chunkedError),
     ];
   } finally {
-    client?.destroy();
-    await service?.stop();
-    await s3rver?.stop();
-    await Deno.remove(directory, { recursive: true });
+    await bench?.stop();
   }
-}
-
-/** `--s3rver <dir>`: runs s3rver with the bench buckets until stdin closes or SIGTERM. */
-async function serveS3rver(directory: string): Promise<void> {
-  const { default: S3rver } = await import("s3rver");
-  const server = new S3rver({
-    port: 0,
-    address: "127.0.0.1",
-    silent: true,
-    directory,
-    configureBuckets: Object.values(BUCKETS).map((name) => ({ name })),
-  });
-  const { port } = await server.run() as { port: number };
-  console.log(`S3RVER_PORT=${port}`);
-  const done = Promise.withResolvers<void>();
-  Deno.addSignalListener("SIGTERM", () => done.resolve());
-  Deno.stdin.readable.pipeTo(new WritableStream()).finally(() => done.resolve());
-  await done.promise;
-  server.httpServer?.closeAllConnections?.();
-  await server.close();
-  Deno.exit(0);
 }
 
 if (import.meta.main) {
-  if (Deno.args[0] === "--s3rver") {
-    await serveS3rver(Deno.args[1]);
-  } else {
-    const rows = await run();
-    console.log(formatTable(rows));
-    console.log(formatNotes(rows));
-  }
+  const rows = await run();
+  console.log(formatTable(rows));
+  console.log(formatNotes(rows));
 }

@@ -15,8 +15,10 @@
  * how often the grades agree, over the whole report and over the ten shared tests alone; and
  * the cases where the grades differ, with the tests that made the difference.
  */
+import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ALL_TESTS } from "@mdn/mdn-http-observatory/src/constants.js";
+import { hsts } from "@mdn/mdn-http-observatory/src/analyzer/hsts.js";
 import { MINIMUM_SCORE_FOR_EXTRA_CREDIT } from "@mdn/mdn-http-observatory/src/grader/charts.js";
 import { getGradeForScore, getScoreModifier } from "@mdn/mdn-http-observatory/src/grader/grader.js";
 import { parseHttpEquivHeaders } from "@mdn/mdn-http-observatory/src/retriever/utils.js";
@@ -65,18 +67,23 @@ interface Verdicts {
 }
 
 /**
- * The Observatory's HSTS test reads Chromium's preload list from conf/hsts-preload.json, which
- * its npm postinstall downloads (Deno skips install scripts, and that host is unreachable here).
- * An empty list stands in: no loopback host is preloaded, so the verdicts are the same.
+ * The Observatory's HSTS test reads Chromium's preload list from its package's
+ * conf/hsts-preload.json, which its npm postinstall downloads (Deno skips install scripts, and
+ * that host is unreachable here). An empty list stands in: no loopback host is preloaded, so
+ * the verdicts are the same. The package reads the file once, with node:fs, and keeps the map:
+ * that one synchronous read is answered `{}`, so nothing is written into node_modules.
  */
-function ensurePreloadList(): void {
-  const file = fileURLToPath(
-    import.meta.resolve("@mdn/mdn-http-observatory/conf/") + "/hsts-preload.json",
-  );
+function loadEmptyPreloadList(): void {
+  const readFileSync = fs.readFileSync;
+  fs.readFileSync =
+    ((path: string, options: unknown) =>
+      String(path).endsWith("/conf/hsts-preload.json")
+        ? "{}"
+        : Reflect.apply(readFileSync, fs, [path, options])) as typeof fs.readFileSync;
   try {
-    Deno.statSync(file);
-  } catch {
-    Deno.writeTextFileSync(file, "{}\n");
+    if (hsts().size !== 0) throw new Error("the Observatory's HSTS preload list is not empty");
+  } finally {
+    fs.readFileSync = readFileSync;
   }
 }
 
@@ -250,7 +257,7 @@ function quietly<T>(fn: () => T): T {
 
 /** Runs both sides over the corpus. */
 async function measure(): Promise<{ rows: BenchRow[]; differences: string[] }> {
-  ensurePreloadList();
+  loadEmptyPreloadList();
   const cases = buildCases();
   const { policy, close } = await serveCases(cases);
   const verdicts: Verdicts[] = [];

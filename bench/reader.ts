@@ -43,20 +43,8 @@ export function tokens(text: string): string[] {
 /** Token F1 of `candidate` against `reference` (multisets: each token counts as often as it occurs). */
 export function tokenF1(candidate: string[], reference: string[]): number {
   if (candidate.length === 0 && reference.length === 0) return 1;
-  if (candidate.length === 0 || reference.length === 0) return 0;
-  const counts = new Map<string, number>();
-  for (const t of reference) counts.set(t, (counts.get(t) ?? 0) + 1);
-  let overlap = 0;
-  for (const t of candidate) {
-    const n = counts.get(t) ?? 0;
-    if (n > 0) {
-      overlap++;
-      counts.set(t, n - 1);
-    }
-  }
-  const precision = overlap / candidate.length;
-  const recall = overlap / reference.length;
-  return overlap === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  const { precision, recall } = pr(candidate, reference);
+  return precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
 }
 
 /** Readability's article text for a page; null when it finds no article. */
@@ -80,7 +68,7 @@ export interface PageScore {
   theirsTokens: number;
 }
 
-/** Precision and recall of `candidate` against `reference`. */
+/** Precision and recall of `candidate` against `reference` (as multisets; 0 when empty). */
 function pr(candidate: string[], reference: string[]): { precision: number; recall: number } {
   const counts = new Map<string, number>();
   for (const t of reference) counts.set(t, (counts.get(t) ?? 0) + 1);

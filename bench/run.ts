@@ -99,10 +99,6 @@ if (import.meta.main) {
     console.error(`unknown benchmark ${unknown.join(", ")}; available: ${available.join(", ")}`);
     Deno.exit(2);
   }
-  if (QUICK) {
-    if (Deno.env.get("BENCH_UPLOAD_MB") === undefined) Deno.env.set("BENCH_UPLOAD_MB", "64");
-    if (Deno.env.get("BENCH_ROUNDS") === undefined) Deno.env.set("BENCH_ROUNDS", "1");
-  }
   const names = wanted.length > 0 ? wanted : available;
   const startedAt = new Date();
   const machineLine = machine();

@@ -37,7 +37,7 @@ export const inspectRoute = createRoute({
   request: { query: UrlQuery },
   responses: {
     200: jsonContent(InspectResultSchema, "The inspection; `status` is the upstream status"),
-    ...errorResponses("INVALID_URL", "FETCH_ERROR"),
+    ...errorResponses("INVALID_URL", "FETCH_ERROR", "PARSE_ERROR"),
   },
 });
 

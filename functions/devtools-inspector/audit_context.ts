@@ -1,14 +1,14 @@
 /**
  * Everything a security check may look at, read once from the response: URLs, headers, cookies,
- * the parsed page with its `<meta>` equivalents, CSP and HSTS. Checks only read from it.
+ * the scanned page with its `<meta>` equivalents, CSP and HSTS. Checks only read from it.
  */
-import { attr, type Document, documentBase, resolveUrl, select } from "../../shared/net/html.ts";
+import { resolveUrl } from "../../shared/net/html.ts";
 import { isThirdParty } from "../../shared/net/hosts.ts";
 import { type CspPolicy, parseCsp } from "./csp.ts";
 import { type Hsts, HSTS_MIN_MAX_AGE, parseHsts } from "./hsts.ts";
+import type { PageScan } from "./page_scan.ts";
 import type { HttpRoute, Preflight } from "./probes.ts";
 import type { CookieInfo } from "./schema.ts";
-import { runsAsScript } from "./script_kind.ts";
 
 /** What the audit is built from. */
 export interface AuditInput {
@@ -18,8 +18,8 @@ export interface AuditInput {
   headers: Headers;
   /** The cookies it sets. */
   cookies: CookieInfo[];
-  /** The parsed page, or null when the body is not HTML. */
-  document: Document | null;
+  /** The scanned page, or null when the body is not HTML. */
+  page: PageScan | null;
   /** Where the page's http:// URL led (the fetch itself when the URL was http://). */
   httpRoute: HttpRoute;
   /** The answer to a CORS preflight sent to the final URL. */
@@ -42,16 +42,20 @@ export interface AuditContext {
   cookies: readonly CookieInfo[];
   /** A response header (repeated ones joined with ", "), or null. */
   header(name: string): string | null;
-  /** The parsed page, or null when the body is not HTML. */
-  document: Document | null;
+  /** The scanned page, or null when the body is not HTML. */
+  page: PageScan | null;
   /** Values of `<meta http-equiv=name content>` (name case-insensitive). */
   httpEquiv(name: string): string[];
   /** Values of `<meta name=name content>` (name case-insensitive). */
   metaNamed(name: string): string[];
   /** Scripts with a `src`, resolved, in document order. */
   scripts: readonly ScriptRef[];
-  /** Subresource URLs of the page, resolved, split as browsers treat mixed content. */
-  subresources: { active: readonly string[]; passive: readonly string[] };
+  /**
+   * Subresource URLs of an HTTPS page that load over plain HTTP (resolved, distinct, in
+   * document order), split as browsers treat mixed content; empty for an HTTP page, where
+   * mixed content does not apply.
+   */
+  insecureSubresources: { active: readonly string[]; passive: readonly string[] };
   csp: {
     /** Policies from Content-Security-Policy headers. */
     header: CspPolicy[];
@@ -73,86 +77,68 @@ export interface AuditContext {
 }
 
 /**
- * Elements other than scripts that load active content (blocked when insecure on an HTTPS
- * page), with their URL attribute. Scripts come from `scripts` (data blocks are never fetched).
+ * A scheme of the URL's own, once tabs and newlines are dropped; leading C0 controls and spaces
+ * are skipped, as the URL parser skips them.
  */
-const ACTIVE: readonly [string, string][] = [
-  ["iframe[src]", "src"],
-  ["frame[src]", "src"],
-  ["object[data]", "data"],
-  ["embed[src]", "src"],
-];
+// deno-lint-ignore no-control-regex
+const OWN_SCHEME = /^[\x00-\x20]*[a-z][a-z\d+\-.]*:/i;
 
-/** Elements that load passive content (images and media), with their URL attribute. */
-const PASSIVE: readonly [string, string][] = [
-  ["img[src]", "src"],
-  ["audio[src]", "src"],
-  ["video[src]", "src"],
-  ["video[poster]", "poster"],
-  ["source[src]", "src"],
-];
-
-/** URLs of a `srcset` (each candidate's first token). */
-function srcsetUrls(srcset: string | null): string[] {
-  return (srcset ?? "").split(",").map((c) => c.trim().split(/\s+/)[0]).filter(Boolean);
+/**
+ * The distinct http: URLs among `urls` resolved against `base`, in order. Against an https:
+ * base only a URL with a scheme of its own can be http:, so the others are not resolved
+ * (a large page has thousands of relative ones).
+ */
+function httpUrls(urls: readonly string[], base: string): string[] {
+  const httpsBase = base.startsWith("https:");
+  const out = new Set<string>();
+  for (const url of urls) {
+    if (httpsBase && !OWN_SCHEME.test(url.replace(/[\t\n\r]/g, ""))) continue;
+    const href = resolveUrl(url, base);
+    if (href?.startsWith("http:")) out.add(href);
+  }
+  return [...out];
 }
 
-function subresourcesOf(doc: Document, base: string, scripts: readonly ScriptRef[]) {
-  const resolve = (href: string | null) => resolveUrl(href, base);
-  const collect = (pairs: readonly [string, string][]) =>
-    pairs.flatMap(([sel, name]) => select(doc, sel).map((el) => resolve(attr(el, name))));
-  const stylesheets = select(doc, "link[href]")
-    .filter((l) => (attr(l, "rel") ?? "").toLowerCase().split(/\s+/).includes("stylesheet"))
-    .map((l) => resolve(attr(l, "href")));
-  const srcsets = select(doc, "img[srcset], source[srcset]")
-    .flatMap((el) => srcsetUrls(attr(el, "srcset")).map(resolve));
-  const clean = (urls: (string | null)[]) => [...new Set(urls.filter((u): u is string => !!u))];
-  return {
-    active: clean([...scripts.map((s) => s.url.href), ...collect(ACTIVE), ...stylesheets]),
-    passive: clean([...collect(PASSIVE), ...srcsets]),
-  };
-}
-
-function metaValues(doc: Document | null, attribute: string, name: string): string[] {
-  if (!doc) return [];
-  return select(doc, `meta[${attribute}]`)
-    .filter((m) => attr(m, attribute)?.toLowerCase() === name.toLowerCase())
-    .map((m) => attr(m, "content"))
-    .filter((v): v is string => v !== null);
+/** Contents of the page's `<meta>`s whose `attribute` is `name` (case-insensitive). */
+function metaValues(page: PageScan | null, attribute: "httpEquiv" | "name", name: string) {
+  const wanted = name.toLowerCase();
+  return (page?.metas ?? []).filter((m) => m[attribute]?.toLowerCase() === wanted)
+    .map((m) => m.content);
 }
 
 /** Reads an audit's input once into the context the checks share. */
 export function buildAuditContext(input: AuditInput): AuditContext {
   const final = new URL(input.finalUrl);
   const https = final.protocol === "https:";
-  const doc = input.document;
-  const base = doc ? documentBase(doc, input.finalUrl) : input.finalUrl;
+  const page = input.page;
+  const base = (page?.baseHref && resolveUrl(page.baseHref, input.finalUrl)) || input.finalUrl;
   const header = (name: string) => input.headers.get(name);
   const cspHeader = header("content-security-policy");
   const fromHeader = parseCsp(cspHeader ? [cspHeader] : []);
-  const fromMeta = parseCsp(metaValues(doc, "http-equiv", "content-security-policy"), true);
+  const fromMeta = parseCsp(metaValues(page, "httpEquiv", "content-security-policy"), true);
   const hsts = parseHsts(header("strict-transport-security"));
   const scripts: ScriptRef[] = [];
-  for (const el of doc ? select(doc, "script[src]").filter(runsAsScript) : []) {
-    const href = resolveUrl(attr(el, "src"), base);
+  for (const { src, integrity } of page?.scriptSources ?? []) {
+    const href = resolveUrl(src, base);
     if (!href) continue;
     const url = new URL(href);
-    scripts.push({
-      url,
-      integrity: attr(el, "integrity"),
-      thirdParty: isThirdParty(url.hostname, final.hostname),
-    });
+    scripts.push({ url, integrity, thirdParty: isThirdParty(url.hostname, final.hostname) });
   }
   return {
     final,
     https,
     cookies: input.cookies,
     header,
-    document: doc,
-    httpEquiv: (name) => metaValues(doc, "http-equiv", name),
-    metaNamed: (name) => metaValues(doc, "name", name),
+    page,
+    httpEquiv: (name) => metaValues(page, "httpEquiv", name),
+    metaNamed: (name) => metaValues(page, "name", name),
     scripts,
-    subresources: doc ? subresourcesOf(doc, base, scripts) : { active: [], passive: [] },
+    insecureSubresources: https && page
+      ? {
+        active: httpUrls([...scripts.map((s) => s.url.href), ...page.active], base),
+        passive: httpUrls(page.passive, base),
+      }
+      : { active: [], passive: [] },
     csp: {
       header: fromHeader.policies,
       meta: fromMeta.policies,

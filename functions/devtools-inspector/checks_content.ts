@@ -117,7 +117,7 @@ export const sriCheck = defineCheck({
   description: "Third-party scripts carry an integrity hash and load over HTTPS",
   outcomes: sriOutcomes,
   evaluate(ctx) {
-    if (!ctx.document) return "sri-not-implemented-response-not-html";
+    if (!ctx.page) return "sri-not-implemented-response-not-html";
     if (ctx.scripts.length === 0) return "sri-not-implemented-but-no-scripts-loaded";
     const found: (keyof typeof sriOutcomes)[] = [];
     const evidence: string[] = [];

@@ -100,11 +100,9 @@ export const mixedContentCheck = defineCheck({
     ),
   },
   evaluate(ctx) {
-    if (!ctx.document) return "mixed-content-not-html";
+    if (!ctx.page) return "mixed-content-not-html";
     if (!ctx.https) return "mixed-content-not-https";
-    const insecure = (urls: readonly string[]) => urls.filter((u) => u.startsWith("http:"));
-    const active = insecure(ctx.subresources.active);
-    const passive = insecure(ctx.subresources.passive);
+    const { active, passive } = ctx.insecureSubresources;
     if (active.length + passive.length === 0) return "mixed-content-none";
     const evidence = quoted([...active, ...passive]);
     const upgrades = [...ctx.csp.header, ...ctx.csp.meta].some((p) =>

@@ -1,11 +1,11 @@
 /** `/inspect` end to end: fetch safely, then describe the response the way DevTools would. */
 import { type FetchPolicy, type FetchResult, safeFetch } from "../../shared/net/safe_fetch.ts";
-import { type Document, parsePage, pause } from "../../shared/net/html.ts";
 import { securityAudit } from "./audit.ts";
 import { bodyKind } from "./body_kind.ts";
 import { describeCaching } from "./caching.ts";
 import { describeCompression } from "./compression.ts";
 import { describeCookies } from "./cookies.ts";
+import { scanPage } from "./page_scan.ts";
 import { pageStats } from "./page_stats.ts";
 import {
   corsPreflight,
@@ -27,7 +27,7 @@ export interface Probes {
 /**
  * Fetches `url` under `policy` and inspects the response (errors are the safe fetch's). An
  * https:// page's http:// twin is fetched alongside, and a CORS preflight goes to the final
- * URL afterwards; all three share one deadline of `policy.timeoutMs`.
+ * URL afterwards, while the page is scanned; all three share one deadline of `policy.timeoutMs`.
  */
 export async function inspectUrl(url: string, policy: FetchPolicy): Promise<InspectResult> {
   const fetchedAt = new Date().toISOString();
@@ -38,11 +38,13 @@ export async function inspectUrl(url: string, policy: FetchPolicy): Promise<Insp
     const https = /^\s*https:/i.test(url);
     const twin = https ? probeHttpRoute(url, policy, signal) : null;
     const res = await safeFetch(url, policy, { signal });
-    const preflight = await corsPreflight(res.finalUrl, policy, signal);
-    const httpRoute = twin ? await twin : { reached: true as const, steps: routeOf(res) };
-    return await inspectResponse(res, fetchedAt, { httpRoute, preflight });
+    const probes = Promise.all([
+      twin ?? { reached: true as const, steps: routeOf(res) },
+      corsPreflight(res.finalUrl, policy, signal),
+    ]).then(([httpRoute, preflight]) => ({ httpRoute, preflight }));
+    return await inspectResponse(res, fetchedAt, probes);
   } finally {
-    done.abort(); // the twin, if the page failed first
+    done.abort(); // the probes, if the page or its scan failed first
   }
 }
 
@@ -60,26 +62,24 @@ export function headerRecord(headers: Headers): Record<string, string> {
 
 /**
  * Describes a fetched response (apart from the fetch so that tests can feed one in). The page
- * is parsed once, within the shared parse limits: a page over one is 502 PARSE_ERROR.
+ * is scanned once, within the shared parse limits: a page over one is 502 PARSE_ERROR. The
+ * probes are awaited only for the audit, after the scan.
  */
 export async function inspectResponse(
   res: FetchResult,
   fetchedAt: string,
-  probes: Probes,
+  probes: Probes | Promise<Probes>,
 ): Promise<InspectResult> {
   const kind = bodyKind(res.contentType, res.body, res.charset);
-  const document: Document | null = kind === "html" ? await parsePage(res.text) : null;
+  const scan = kind === "html" ? await scanPage(res.text) : null;
   const cookies = describeCookies(res.setCookies, new URL(res.finalUrl));
   const security = securityAudit({
     finalUrl: res.finalUrl,
     headers: res.headers,
     cookies,
-    document,
-    ...probes,
+    page: scan,
+    ...await probes,
   });
-  // Let other requests in between the audits and the statistics of a large page.
-  if (document) await pause();
-  const page = document ? pageStats(document, res.body.length, res.charset) : null;
   return {
     url: res.url,
     finalUrl: res.finalUrl,
@@ -102,6 +102,6 @@ export async function inspectResponse(
       kind,
     ),
     security,
-    page,
+    page: scan ? pageStats(scan, res.body.length, res.charset) : null,
   };
 }

@@ -3,6 +3,7 @@
  * URL, to see where plain HTTP leads (the redirection check), and a CORS preflight to the final
  * URL (the CORS check). Both go through the safe fetch, under the inspection's one deadline; a
  * failure is an answer ("no HTTP", "no preflight answer"), never an error of the inspection.
+ * Only statuses and headers are read: neither downloads a body.
  */
 import { type FetchPolicy, type FetchResult, safeFetch } from "../../shared/net/safe_fetch.ts";
 
@@ -52,7 +53,7 @@ function reasonOf(err: unknown): string {
 
 /**
  * Where `url`'s plain-HTTP twin leads. An http:// URL needs no probe: its own fetch is the
- * route (`own`). A body is read only as far as the policy's cap allows, as for any fetch.
+ * route (`own`).
  */
 export async function probeHttpRoute(
   url: string,
@@ -62,7 +63,7 @@ export async function probeHttpRoute(
   try {
     return {
       reached: true,
-      steps: routeOf(await safeFetch(httpCounterpart(url), policy, { signal })),
+      steps: routeOf(await safeFetch(httpCounterpart(url), policy, { signal, readBody: false })),
     };
   } catch (err) {
     return { reached: false, reason: reasonOf(err) };
@@ -83,6 +84,7 @@ export async function corsPreflight(
     const res = await safeFetch(url, policy, {
       method: "OPTIONS",
       signal,
+      readBody: false,
       headers: { "origin": origin, "access-control-request-method": "GET" },
     });
     return { answered: true, origin, status: res.status, headers: res.headers };

@@ -16,11 +16,11 @@ import {
   type ObjectBucket,
 } from "../../shared/bindings/bucket/mod.ts";
 import type { Bindings } from "./config.ts";
-import { ApiError, payloadTooLarge } from "../../shared/contract/errors.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
+import { checkDeclaredLength, limitBody } from "../../shared/contract/body_limit.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { serveObject } from "./serve_object.ts";
 import { storage, storageFailure } from "./storage_errors.ts";
-import { guardBody } from "./upload_body.ts";
 import {
   deleteRoute,
   headRoute,
@@ -54,19 +54,18 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   app.openapi(uploadRoute, async (c) => {
     const { key, public: isPublic } = c.req.valid("query");
     const contentType = c.req.valid("header")["content-type"]?.trim() || DEFAULT_CONTENT_TYPE;
-    const declared = Number(c.req.header("content-length"));
     // Refuse up front what the client already says is too large: nothing is read or stored.
-    if (declared > max) throw tooLarge(max);
-    const body = guardBody(c.req.raw.body, max);
+    checkDeclaredLength(c.req.raw, max, "Object");
+    const declared = Number(c.req.header("content-length"));
+    const body = limitBody(c.req.raw.body, max, { subject: "Object" });
     try {
       await bucketOf(isPublic).put(key, body.stream, {
         contentType,
         size: Number.isSafeInteger(declared) ? declared : undefined,
       });
     } catch (err) {
-      if (body.tooLarge) throw tooLarge(max);
-      if (body.readFailed) throw new ApiError("INVALID_INPUT", OBJECT_MESSAGES.bodyCutOff);
-      throw storageFailure(err);
+      // Too large, stalled or cut off: the body's own error, not the bucket's.
+      throw body.failure ?? storageFailure(err);
     }
     const base = bindings.PUBLIC_BUCKET_URL;
     const url = isPublic === "true" && base ? `${base}/${encodeKeyPath(key)}` : undefined;
@@ -149,8 +148,4 @@ function isOwnPublicPath(base: string, requestUrl: string): boolean {
   const target = new URL(base);
   return target.origin === new URL(requestUrl).origin &&
     target.pathname.replace(/\/+$/, "") === "/public";
-}
-
-function tooLarge(max: number): ApiError {
-  return payloadTooLarge("Object", max);
 }

@@ -17,7 +17,6 @@ export const OBJECT_MESSAGES = {
   invalidLimit: "limit must be an integer from 1 to 1000",
   invalidContentType: "Invalid Content-Type",
   notFound: "Object not found",
-  bodyCutOff: "Request body could not be read",
   rangeNotSatisfiable: "Range not satisfiable",
   storage: "Object storage operation failed",
 } as const;
@@ -134,7 +133,8 @@ export const uploadRoute = createRoute({
   summary: "Upload an object",
   description: "Streams the raw request body into the private bucket, or the public one with " +
     "`public=true`, under `key`. The request Content-Type is recorded on the object. A body over " +
-    "MAX_OBJECT_BYTES is refused with 413 and nothing is stored. Without `key` the 400 body is " +
+    "MAX_OBJECT_BYTES is refused with 413, a body that sends nothing for 30 s with 408, and " +
+    "nothing is stored. Without `key` the 400 body is " +
     'exactly `{"error":"Missing key"}`.',
   request: {
     query: UploadQuery,
@@ -144,7 +144,12 @@ export const uploadRoute = createRoute({
   },
   responses: {
     200: jsonContent(UploadResultSchema, "Stored"),
-    ...errorResponses("INVALID_INPUT", [413, "INVALID_INPUT"], "STORAGE_ERROR"),
+    ...errorResponses(
+      "INVALID_INPUT",
+      [408, "INVALID_INPUT"],
+      [413, "INVALID_INPUT"],
+      "STORAGE_ERROR",
+    ),
   },
 });
 

@@ -108,6 +108,11 @@ export interface SafeFetchOptions {
   /** The code of every failure after validation (502); `/summary` uses FETCH_OR_AI_ERROR. */
   errorCode?: ErrorCode;
   signal?: AbortSignal;
+  /**
+   * `false`: the final response's body is not read (the connection is closed after the
+   * headers) and `body` and `text` are empty, for probes that only need status and headers.
+   */
+  readBody?: boolean;
 }
 
 /** A fetch failure, carried as the experiment's 502 code. */
@@ -180,6 +185,7 @@ export async function safeFetch(
         method,
         policy,
         options.headers ?? {},
+        options.readBody ?? true,
         signal,
         started,
       );
@@ -276,6 +282,7 @@ function requestOnce(
   method: "GET" | "HEAD" | "OPTIONS",
   policy: FetchPolicy,
   extraHeaders: Record<string, string>,
+  wantBody: boolean,
   signal: AbortSignal,
   fetchStarted: number,
 ): Promise<RawResponse> {
@@ -351,8 +358,9 @@ function requestOnce(
           remoteAddress: res.socket?.remoteAddress ?? null,
         };
         const isRedirect = status >= 300 && status < 400 && headers.has("location");
-        if (isRedirect || method === "HEAD") {
-          res.resume();
+        if (isRedirect || method === "HEAD" || !wantBody) {
+          if (wantBody || isRedirect) res.resume();
+          else res.destroy(); // a body nobody reads is not downloaded
           const end = performance.now();
           resolve({
             ...base,

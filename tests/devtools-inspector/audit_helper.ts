@@ -1,13 +1,13 @@
 /** Builds audit inputs for the unit tests of the security table without any network. */
 import { securityAudit } from "../../functions/devtools-inspector/audit.ts";
 import { describeCookies } from "../../functions/devtools-inspector/cookies.ts";
+import { scanPage } from "../../functions/devtools-inspector/page_scan.ts";
 import {
   CORS_PROBE_ORIGIN,
   type HttpRoute,
   type Preflight,
 } from "../../functions/devtools-inspector/probes.ts";
 import type { SecurityReport } from "../../functions/devtools-inspector/schema.ts";
-import { parseHtml } from "../../shared/net/html.ts";
 
 /** A response to audit: the final URL, its headers, Set-Cookie lines and HTML (null: not HTML). */
 export interface Scenario {
@@ -25,14 +25,14 @@ export interface Scenario {
 export const PAGE = "https://shop.example/account/";
 
 /** Audits a scenario with the whole table. */
-export function audit(s: Scenario): SecurityReport {
+export async function audit(s: Scenario): Promise<SecurityReport> {
   const url = s.url ?? PAGE;
   const html = s.html === undefined ? "<!doctype html><title>t</title>" : s.html;
   return securityAudit({
     finalUrl: url,
     headers: new Headers(s.headers ?? {}),
     cookies: describeCookies(s.setCookies ?? [], new URL(url)),
-    document: html === null ? null : parseHtml(html),
+    page: html === null ? null : await scanPage(html),
     httpRoute: s.httpRoute ?? defaultRoute(url),
     preflight: preflightOf(s.preflight),
   });
@@ -60,8 +60,8 @@ function preflightOf(p: Scenario["preflight"]): Preflight {
 }
 
 /** The result id one check gave for a scenario. */
-export function resultOf(s: Scenario, checkId: string): string {
-  const row = audit(s).checks.find((c) => c.id === checkId);
+export async function resultOf(s: Scenario, checkId: string): Promise<string> {
+  const row = (await audit(s)).checks.find((c) => c.id === checkId);
   if (!row) throw new Error(`no check ${checkId}`);
   return row.result;
 }

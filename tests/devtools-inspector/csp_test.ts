@@ -56,15 +56,15 @@ Deno.test("readPolicy names every problem, and the first in the Observatory's or
   assert.equal(readPolicy(policy, false).result, "csp-implemented-with-unsafe-inline");
 });
 
-Deno.test("with several policies, the strictest decides (all are enforced)", () => {
-  const report = audit({
+Deno.test("with several policies, the strictest decides (all are enforced)", async () => {
+  const report = await audit({
     headers: { "content-security-policy": "frame-ancestors 'none', default-src 'self'" },
   });
   const row = report.checks.find((c) => c.id === "content-security-policy")!;
   assert.equal(row.result, "csp-implemented-with-no-unsafe");
-  const metaRow = audit({
+  const metaRow = (await audit({
     html: `<meta http-equiv="Content-Security-Policy" content="default-src 'none'">`,
-  }).checks.find((c) => c.id === "content-security-policy")!;
+  })).checks.find((c) => c.id === "content-security-policy")!;
   assert.equal(metaRow.result, "csp-implemented-with-no-unsafe-default-src-none");
   assert.deepEqual(metaRow.evidence, ["1 policy from <meta http-equiv>"]);
 });

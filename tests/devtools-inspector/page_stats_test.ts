@@ -1,9 +1,12 @@
 /** Statistics of an HTML page, as one would count them in the Elements panel. */
 import assert from "node:assert/strict";
-import { doctypeOf, pageStats } from "../../functions/devtools-inspector/page_stats.ts";
-import { parseHtml } from "../../shared/net/html.ts";
+import { scanPage } from "../../functions/devtools-inspector/page_scan.ts";
+import { pageStats } from "../../functions/devtools-inspector/page_stats.ts";
 
-Deno.test("every count, with data blocks left out of the scripts", () => {
+/** The doctype a page's scan finds. */
+const doctypeOf = async (html: string) => (await scanPage(html)).doctype;
+
+Deno.test("every count, with data blocks left out of the scripts", async () => {
   const html = `<!DOCTYPE html>
 <html lang="fr"><head><title> Café
   &amp; co </title>
@@ -19,7 +22,7 @@ Deno.test("every count, with data blocks left out of the scripts", () => {
 <a href="/x">x</a><a name="anchor">no href</a><map><area href="/y"></map>
 <form><input></form><iframe src="/f"></iframe>
 </body></html>`;
-  assert.deepEqual(pageStats(parseHtml(html), 1234, "utf-8"), {
+  assert.deepEqual(pageStats(await scanPage(html), 1234, "utf-8"), {
     bytes: 1234,
     doctype: "html",
     title: "Café & co",
@@ -41,20 +44,20 @@ Deno.test("every count, with data blocks left out of the scripts", () => {
   });
 });
 
-Deno.test("doctypes: none, HTML5, and a legacy public identifier", () => {
-  assert.equal(doctypeOf(parseHtml("<p>no doctype")), null);
-  assert.equal(doctypeOf(parseHtml("<!doctype HTML><p>")), "HTML");
+Deno.test("doctypes: none, HTML5, and a legacy public identifier", async () => {
+  assert.equal(await doctypeOf("<p>no doctype"), null);
+  assert.equal(await doctypeOf("<!doctype HTML><p>"), "HTML");
   assert.equal(
-    doctypeOf(parseHtml(
+    await doctypeOf(
       '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN"\n ' +
         '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"><html></html>',
-    )),
+    ),
     'html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"',
   );
 });
 
-Deno.test("an empty or text-only document gives zeros and nulls, not a crash", () => {
-  const stats = pageStats(parseHtml("just words"), 10, "windows-1252");
+Deno.test("an empty or text-only document gives zeros and nulls, not a crash", async () => {
+  const stats = pageStats(await scanPage("just words"), 10, "windows-1252");
   assert.equal(stats.elements, 0);
   assert.equal(stats.title, null);
   assert.equal(stats.lang, null);

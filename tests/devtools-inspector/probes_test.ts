@@ -12,6 +12,10 @@ import { openPolicy } from "../support/policy.ts";
 import { startTwinServers, type TwinServers } from "../support/tls.ts";
 
 const PAGE = "<!doctype html><title>t</title>";
+
+/** A body that starts and never ends. */
+const stalledBody = () =>
+  new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode("<p>")) });
 const HSTS = { "strict-transport-security": "max-age=63072000" };
 
 /** Sites by scheme and host; a host missing for a scheme is not served there. */
@@ -19,6 +23,12 @@ function site(req: Request, scheme: "http" | "https"): Response {
   const url = new URL(req.url);
   const key = `${scheme}://${url.hostname}`;
   const to = (location: string) => new Response(null, { status: 301, headers: { location } });
+  if (
+    key === "http://stalled.test" || (key === "https://stalled.test" && req.method === "OPTIONS")
+  ) {
+    // Status and headers at once, then a body that never ends: only the page's body is read.
+    return new Response(stalledBody(), { headers: { "access-control-allow-origin": "*" } });
+  }
   if (req.method === "OPTIONS") {
     const origin = req.headers.get("origin") ?? "";
     if (url.hostname === "reflect.test") {
@@ -44,7 +54,14 @@ function site(req: Request, scheme: "http" | "https"): Response {
   return new Response(PAGE, { headers: { "content-type": "text/html", ...HSTS } });
 }
 
-const HOSTS = ["good.test", "reflect.test", "offhost.test", "www.offhost.test", "plain.test"];
+const HOSTS = [
+  "good.test",
+  "reflect.test",
+  "offhost.test",
+  "www.offhost.test",
+  "plain.test",
+  "stalled.test",
+];
 const CERT_HOSTS = [...HOSTS, "nohttp.test"];
 
 /** The policy that sends each host's http and https origins to the twin servers. */
@@ -124,6 +141,27 @@ Deno.test("an https:// page: its http:// twin and a preflight are fetched and au
     const plain = await inspectUrl("https://plain.test/", policy);
     assert.equal(row(plain, "redirection").result, "redirection-missing");
     assert.equal(row(plain, "redirection").scoreModifier, -20);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("the twin and the preflight read statuses and headers, never a body", async () => {
+  const s = await startTwinServers(CERT_HOSTS, site);
+  try {
+    const started = performance.now();
+    const result = await inspectUrl(
+      "https://stalled.test/",
+      policyFor(s, closedPort(), {
+        timeoutMs: 3_000,
+      }),
+    );
+    // Waiting for either body would take the whole deadline and lose both answers.
+    assert.ok(performance.now() - started < 1_500, "no body was waited for");
+    assert.equal(row(result, "redirection").result, "redirection-missing");
+    assert.deepEqual(row(result, "cross-origin-resource-sharing").evidence, [
+      "Access-Control-Allow-Origin: *",
+    ]);
   } finally {
     await s.close();
   }

@@ -46,8 +46,8 @@ Deno.test("the grade chart, at and around each boundary", () => {
   for (const [score, grade] of chart) assert.equal(gradeOf(score), grade, String(score));
 });
 
-Deno.test("a hardened HTTPS page earns every bonus: 140, A+, all checks pass", () => {
-  const report = audit({
+Deno.test("a hardened HTTPS page earns every bonus: 140, A+, all checks pass", async () => {
+  const report = await audit({
     headers: {
       "strict-transport-security": "max-age=63072000; includeSubDomains; preload",
       "content-security-policy": "default-src 'none'; script-src 'self'; frame-ancestors 'none'",
@@ -67,8 +67,8 @@ Deno.test("a hardened HTTPS page earns every bonus: 140, A+, all checks pass", (
   assert.equal(report.testsFailed, 0);
 });
 
-Deno.test("the report's score is the arithmetic over its rows, and passes are counted", () => {
-  const report = audit({
+Deno.test("the report's score is the arithmetic over its rows, and passes are counted", async () => {
+  const report = await audit({
     url: "http://shop.example/",
     headers: { "referrer-policy": "no-referrer", "x-frame-options": "DENY" },
     setCookies: ["sessionid=x"],
@@ -84,8 +84,8 @@ Deno.test("the report's score is the arithmetic over its rows, and passes are co
   assert.equal(report.testsFailed, 5);
 });
 
-Deno.test("a passing check may still cost points (CSP passive content over HTTP)", () => {
-  const report = audit({
+Deno.test("a passing check may still cost points (CSP passive content over HTTP)", async () => {
+  const report = await audit({
     headers: { "content-security-policy": "default-src 'self'; img-src http:" },
   });
   const row = report.checks.find((c) => c.id === "content-security-policy")!;

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { SECURITY_CHECKS } from "../../functions/devtools-inspector/security_table.ts";
-import { resultOf, type Scenario } from "./audit_helper.ts";
+import { audit, resultOf, type Scenario } from "./audit_helper.ts";
 
 const HSTS = { "strict-transport-security": "max-age=31536000" };
 const html = (body: string) => `<!doctype html><html><head></head><body>${body}</body></html>`;
@@ -348,10 +348,10 @@ Deno.test("every row of the table has its cases here, in table order", () => {
 });
 
 for (const check of SECURITY_CHECKS) {
-  Deno.test(`${check.id}: each case gives its outcome, and every outcome is reached`, () => {
+  Deno.test(`${check.id}: each case gives its outcome, and every outcome is reached`, async () => {
     const cases = CASES[check.id] ?? [];
     for (const [expected, scenario] of cases) {
-      assert.equal(resultOf(scenario, check.id), expected, JSON.stringify(scenario));
+      assert.equal(await resultOf(scenario, check.id), expected, JSON.stringify(scenario));
     }
     const reached = new Set(cases.map(([result]) => result));
     assert.deepEqual([...reached].sort(), Object.keys(check.outcomes).sort());
@@ -372,4 +372,24 @@ Deno.test("the table is consistent: unique ids, bonuses pass, failures advise", 
       assert.ok(outcome.summary.length > 10, id);
     }
   }
+});
+
+Deno.test("mixed content: each http: URL once, resolved, active first, however it is written", async () => {
+  const row = async (body: string) =>
+    (await audit({ html: html(body) })).checks.find((c) => c.id === "mixed-content")!;
+  const written = await row(
+    `<img src="HTTP://Up.example/a.png"><img src="ht\ttp://tab.example/b.png">` +
+      `<img src="/own.png"><img src="//cdn.example/c.png"><img src="http://up.example/a.png">` +
+      `<script src="http://x.example/s.js"></script><video poster="http:poster.png"></video>`,
+  );
+  assert.equal(written.result, "mixed-content-active");
+  assert.deepEqual(written.evidence, [
+    "http://x.example/s.js",
+    "http://up.example/a.png",
+    "http://tab.example/b.png",
+    "http://poster.png/",
+  ]);
+  // Against an http: <base>, relative URLs are insecure too.
+  const based = await row(`<base href="http://old.example/d/"><img src="a.png"><img src="//b/x">`);
+  assert.deepEqual(based.evidence, ["http://old.example/d/a.png", "http://b/x"]);
 });

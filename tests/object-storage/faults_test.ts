@@ -9,7 +9,7 @@ import { createApp } from "../../functions/object-storage/app.ts";
 import { createS3Client, S3Bucket } from "../../shared/bindings/bucket/s3.ts";
 import { EDGE_PERMISSIONS, startEntrypoint } from "../support/entrypoint.ts";
 import { startSilentStore } from "../support/frozen_s3.ts";
-import { S3RVER_CREDENTIALS } from "../support/s3rver.ts";
+import { s3rverSettings } from "../support/s3rver.ts";
 import { filesystemBackend } from "./backends.ts";
 import { randomBytes, streamOf } from "./suite.ts";
 
@@ -86,13 +86,7 @@ Deno.test("main.ts: with S3 and PUBLIC_BUCKET_URL, /public/<key> redirects witho
 Deno.test("a store that stops answering: every route is STORAGE_ERROR within its deadline", async () => {
   const store = startSilentStore();
   const timeouts = { requestMs: 300, partMs: 600 };
-  const client = createS3Client({
-    endpoint: store.endpoint,
-    region: "us-east-1",
-    credentials: S3RVER_CREDENTIALS,
-    forcePathStyle: true,
-    timeouts,
-  });
+  const client = createS3Client(s3rverSettings(store.endpoint, { timeouts }));
   const bucket = (name: string) => new S3Bucket({ client, bucket: name, timeouts });
   const app = createApp({
     BUCKET: bucket("private"),

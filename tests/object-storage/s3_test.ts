@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../functions/object-storage/app.ts";
 import { createS3Client, S3Bucket } from "../../shared/bindings/bucket/s3.ts";
-import { closedEndpoint, S3RVER_CREDENTIALS } from "../support/s3rver.ts";
+import { closedEndpoint, s3rverSettings } from "../support/s3rver.ts";
 import { BUCKETS, s3Backend } from "./backends.ts";
 import { freshApp, objectStorageSuite, randomBytes, streamOf } from "./suite.ts";
 
@@ -111,13 +111,7 @@ Deno.test("object-storage over S3 (s3rver)", async (t) => {
 
 Deno.test("S3 down: every route is 500 STORAGE_ERROR with a generic message", async () => {
   const endpoint = closedEndpoint();
-  const client = createS3Client({
-    endpoint,
-    region: "us-east-1",
-    credentials: S3RVER_CREDENTIALS,
-    forcePathStyle: true,
-    maxAttempts: 1,
-  });
+  const client = createS3Client(s3rverSettings(endpoint, { maxAttempts: 1 }));
   try {
     const bucket = (name: string) => new S3Bucket({ client, bucket: name });
     const app = createApp({

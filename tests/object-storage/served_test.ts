@@ -150,7 +150,7 @@ Deno.test("/openapi.json lists every route with its request schema and errors", 
     const params = put.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
     assert.deepEqual(params.sort(), ["header:content-type", "query:key", "query:public"]);
     assert.ok(put.requestBody.content["*/*"], "raw body declared");
-    assert.deepEqual(Object.keys(put.responses).sort(), ["200", "400", "413", "500"]);
+    assert.deepEqual(Object.keys(put.responses).sort(), ["200", "400", "408", "413", "500"]);
     assert.deepEqual(
       Object.keys(paths["/object"].get.responses).sort(),
       ["200", "206", "304", "400", "404", "416", "500"],

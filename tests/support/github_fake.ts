@@ -3,6 +3,7 @@
  * contents and raw files, with GitHub's response shapes, its 404 bodies and its rate-limit
  * answer. Records every request.
  */
+import { untilAborted } from "./until_aborted.ts";
 
 /** One repository the fake knows. */
 export interface FakeRepo {
@@ -62,10 +63,7 @@ export function startGithubFake(repos: FakeRepo[], mode: GithubMode = "normal"):
       requests.push({ path: url.pathname, ref: url.searchParams.get("ref"), headers: req.headers });
       switch (current) {
         case "hang":
-          await new Promise<void>((resolve) => {
-            if (closing.signal.aborted) return resolve();
-            closing.signal.addEventListener("abort", () => resolve(), { once: true });
-          });
+          await untilAborted(closing.signal);
           return new Response(null, { status: 499 });
         case "rate-limited":
           return json(

@@ -3,6 +3,7 @@
  * with the real response shape, records every request, and can answer with text, an empty or
  * missing completion, an HTTP error, or never (a hang that ends when the client gives up).
  */
+import { untilAborted } from "./until_aborted.ts";
 
 /** How the fake answers the next requests. */
 export type FakeBehaviour =
@@ -67,10 +68,7 @@ export function startOpenAiFake(
       switch (answer.kind) {
         case "hang":
           // Never answers while the fake runs (the client gives up first); closing ends it.
-          await new Promise<void>((resolve) => {
-            if (closing.signal.aborted) return resolve();
-            closing.signal.addEventListener("abort", () => resolve(), { once: true });
-          });
+          await untilAborted(closing.signal);
           return new Response(null, { status: 499 });
         case "status":
           return Response.json(

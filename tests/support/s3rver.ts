@@ -25,6 +25,17 @@ export interface S3rverHandle {
 /** s3rver's fixed credentials. */
 export const S3RVER_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 
+/** The settings that reach an s3rver (or a fake of one) at `endpoint`, plus `more`. */
+export function s3rverSettings(endpoint: string, more: Partial<S3Settings> = {}): S3Settings {
+  return {
+    endpoint,
+    region: "us-east-1",
+    credentials: S3RVER_CREDENTIALS,
+    forcePathStyle: true,
+    ...more,
+  };
+}
+
 /** Starts s3rver on 127.0.0.1 at a free port with these buckets. */
 export async function startS3rver(buckets: string[]): Promise<S3rverHandle> {
   const directory = await Deno.makeTempDir({ prefix: "s3rver-" });
@@ -37,12 +48,7 @@ export async function startS3rver(buckets: string[]): Promise<S3rverHandle> {
   });
   const address = await server.run() as { port: number };
   const endpoint = `http://127.0.0.1:${address.port}`;
-  const settings: S3Settings = {
-    endpoint,
-    region: "us-east-1",
-    credentials: S3RVER_CREDENTIALS,
-    forcePathStyle: true,
-  };
+  const settings = s3rverSettings(endpoint);
   const client = createS3Client(settings);
   return {
     endpoint,

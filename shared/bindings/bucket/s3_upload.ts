@@ -86,7 +86,7 @@ const FIRST_READ = 64 * 1024;
 /**
  * The most one BYOB read asks for. Deno 2.9's request body falls far behind a chunked upload
  * when read through views larger than its own 64 KiB chunks (see
- * functions/object-storage/upload_body.ts for the figures), so parts are filled 64 KiB at a time.
+ * shared/contract/body_limit.ts for the figures), so parts are filled 64 KiB at a time.
  */
 const MAX_READ = 64 * 1024;
 

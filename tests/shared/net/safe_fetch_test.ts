@@ -188,6 +188,24 @@ Deno.test("total timeout, byte cap and connection refused fail with FETCH_ERROR"
   }
 });
 
+Deno.test("readBody: false answers at the headers, reading no body and no cap", async () => {
+  const fixture = startFixtureServer();
+  try {
+    const policy = openPolicy({ timeoutMs: 3_000, maxBytes: 100_000 });
+    const started = performance.now();
+    const slow = await safeFetch(fixture.url("/slow-body?ms=5000"), policy, { readBody: false });
+    assert.ok(performance.now() - started < 1_500, "the body is not waited for");
+    assert.equal(slow.status, 200);
+    assert.equal(slow.body.length, 0);
+    assert.equal(slow.text, "");
+    const huge = await safeFetch(fixture.url("/huge?bytes=2000000"), policy, { readBody: false });
+    assert.equal(huge.status, 200, "a body over the cap is not read, so not refused");
+    assert.equal(huge.encodedBytes, 0);
+  } finally {
+    await fixture.close();
+  }
+});
+
 Deno.test("gzip, br and deflate bodies are decoded", async () => {
   const fixture = startFixtureServer();
   try {

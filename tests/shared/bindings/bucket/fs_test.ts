@@ -3,16 +3,7 @@ import { join } from "node:path";
 import { InvalidKeyError, ObjectChangedError } from "../../../../shared/bindings/bucket/bucket.ts";
 import { FsBucket, SWEEP_GRACE_MS } from "../../../../shared/bindings/bucket/fs.ts";
 import { listFiles } from "../../../object-storage/backends.ts";
-
-const text = (s: string) => new TextEncoder().encode(s);
-const streamOf = (...chunks: string[]) =>
-  new ReadableStream<Uint8Array>({
-    start(c) {
-      for (const chunk of chunks) c.enqueue(text(chunk));
-      c.close();
-    },
-  });
-const read = (body: ReadableStream<Uint8Array>) => new Response(body).text();
+import { read, streamOf, text } from "../../../support/text_stream.ts";
 
 /** A bucket two folders deep in a temporary folder, so escapes would still land in `root`. */
 async function withBucket(fn: (bucket: FsBucket, root: string) => Promise<void>) {

@@ -16,7 +16,7 @@ import {
   startSilentStore,
   startStallingStore,
 } from "../../../support/frozen_s3.ts";
-import { S3RVER_CREDENTIALS } from "../../../support/s3rver.ts";
+import { s3rverSettings } from "../../../support/s3rver.ts";
 
 const TIMEOUTS: S3Timeouts = { requestMs: 300, partMs: 800 };
 /**
@@ -34,13 +34,7 @@ async function withBucket(
   fn: (bucket: S3Bucket) => Promise<void>,
   timeouts = TIMEOUTS,
 ): Promise<void> {
-  const client = createS3Client({
-    endpoint: store.endpoint,
-    region: "us-east-1",
-    credentials: S3RVER_CREDENTIALS,
-    forcePathStyle: true,
-    timeouts,
-  });
+  const client = createS3Client(s3rverSettings(store.endpoint, { timeouts }));
   try {
     await fn(new S3Bucket({ client, bucket: "frozen", timeouts }));
   } finally {

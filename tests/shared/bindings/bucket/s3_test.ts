@@ -2,17 +2,8 @@ import assert from "node:assert/strict";
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { InvalidKeyError, ObjectChangedError } from "../../../../shared/bindings/bucket/bucket.ts";
 import { createS3Client, S3Bucket } from "../../../../shared/bindings/bucket/s3.ts";
-import { closedEndpoint, S3RVER_CREDENTIALS, startS3rver } from "../../../support/s3rver.ts";
-
-const text = (s: string) => new TextEncoder().encode(s);
-const streamOf = (...chunks: string[]) =>
-  new ReadableStream<Uint8Array>({
-    start(c) {
-      for (const chunk of chunks) c.enqueue(text(chunk));
-      c.close();
-    },
-  });
-const read = (body: ReadableStream<Uint8Array>) => new Response(body).text();
+import { closedEndpoint, s3rverSettings, startS3rver } from "../../../support/s3rver.ts";
+import { read, streamOf } from "../../../support/text_stream.ts";
 
 Deno.test("S3 adapter against s3rver", async (t) => {
   const s3 = await startS3rver(["adapter", "other"]);
@@ -94,13 +85,7 @@ Deno.test("S3 adapter against s3rver", async (t) => {
 });
 
 Deno.test("S3 adapter: a store that is down fails every call", async () => {
-  const client = createS3Client({
-    endpoint: closedEndpoint(),
-    region: "us-east-1",
-    credentials: S3RVER_CREDENTIALS,
-    forcePathStyle: true,
-    maxAttempts: 1,
-  });
+  const client = createS3Client(s3rverSettings(closedEndpoint(), { maxAttempts: 1 }));
   try {
     const bucket = new S3Bucket({ client, bucket: "down" });
     await assert.rejects(bucket.put("k", streamOf("v"), { contentType: "text/plain" }));
