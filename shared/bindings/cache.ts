@@ -17,6 +17,11 @@ export interface Cache {
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** Removes `key` (absent keys are fine). */
   delete(key: string): Promise<void>;
+  /**
+   * Loads what the first call needs (a client loaded on first use), so that a caller's deadline
+   * times the call and not the module load. Optional: a cache with nothing to load has none.
+   */
+  ready?(): Promise<void>;
 }
 
 /** Default bound of the in-memory cache (entries). */
@@ -131,6 +136,11 @@ export class UpstashCache implements Cache {
     });
   }
 
+  /** See {@link Cache.ready}: imports and builds the client. */
+  async ready(): Promise<void> {
+    await this.redis();
+  }
+
   /** See {@link Cache.get}. */
   async get(key: string): Promise<string | null> {
     const value = await (await this.redis()).get<string>(key);
@@ -197,6 +207,8 @@ export class BreakerCache implements Cache {
   #openUntil = 0;
   #open = false;
   #trialOut = false;
+  /** Whether the inner cache's `ready` has resolved (then calls skip it). */
+  #ready = false;
 
   /** Wraps `inner`. */
   constructor(inner: Cache, options: BreakerOptions = {}) {
@@ -226,6 +238,9 @@ export class BreakerCache implements Cache {
       trial = this.#trialOut = true;
     }
     try {
+      // Loading the client is not the cache being slow: it stays outside the deadline.
+      if (!this.#ready && this.#inner.ready) await this.#inner.ready();
+      this.#ready = true;
       const value = await withDeadline(run(), this.#timeoutMs, `cache ${op}`);
       this.#consecutive = 0;
       if (this.#open) {
