@@ -13,7 +13,7 @@ import { type BenchRow, formatTable, percentile, spawnServer } from "./harness.t
 import { createApp } from "../functions/screenshot/app.ts";
 import { DEFAULT_VIEWPORT, NAVIGATION_TIMEOUT_MS } from "../functions/screenshot/limits.ts";
 import { createBrowser, findChrome, LAUNCH_ARGS } from "../shared/bindings/browser/mod.ts";
-import { DEFAULT_FETCH_POLICY } from "../shared/net/safe_fetch.ts";
+import { DEFAULT_FETCH_POLICY } from "../shared/net/fetch_policy.ts";
 import { startFixtureServer } from "../tests/support/fixture_server.ts";
 import { decodePng } from "../tests/support/png.ts";
 

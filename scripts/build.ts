@@ -2,7 +2,8 @@
  * `deno task build [slug...]`: one self-contained bundle per experiment, made by `deno bundle`
  * (esbuild inside Deno; works offline once its esbuild package is cached): the entry
  * `dist/<slug>.js`, and `dist/<slug>/`, the chunks of the code it imports with `import()` (route
- * code, loaded on first use: split out, it costs no start-up). Plus `dist/scalar.js`, the Scalar
+ * code, loaded on first use: split out, and imported with computed specifiers, it costs no
+ * start-up; see deferDynamicImports). Plus `dist/scalar.js`, the Scalar
  * script that `GET /docs` serves (shared/contract/docs.ts reads it there without node_modules).
  *
  * A bundle imports nothing from node_modules: every npm package it uses is inside it. The one
@@ -109,9 +110,14 @@ export function rewriteChunkImports(code: string, slug: string): string {
 
 /** The shim esbuild puts where bundled CommonJS code calls `require()`. */
 const REQUIRE_SHIM = `Dynamic require of "`;
-/** A module-scoped `require` for that shim (Node built-ins such as `node:crypto`). */
-const REQUIRE_PRELUDE = `import{createRequire as __edgeCreateRequire}from"node:module";` +
-  `var require=__edgeCreateRequire(import.meta.url);`;
+/**
+ * A module-scoped `require` for that shim (Node built-ins such as `node:crypto`), made on its
+ * first call: the shim sits in the chunk of esbuild's helpers, which every entry loads, and
+ * importing `node:module` up front costs a cold start ~30 ms (Deno's Node layer) whether or
+ * not anything is ever required.
+ */
+const REQUIRE_PRELUDE = `var __edgeRequire;function require(id){return(__edgeRequire??=` +
+  `globalThis.process.getBuiltinModule("node:module").createRequire(import.meta.url))(id)}`;
 
 /**
  * Gives a chunk that holds esbuild's `require` shim a real `require`: `deno bundle` adds one to
@@ -119,10 +125,28 @@ const REQUIRE_PRELUDE = `import{createRequire as __edgeCreateRequire}from"node:m
  * throw `Dynamic require of "node:crypto" is not supported` (the AWS SDK, puppeteer-core).
  */
 export function addRequire(code: string): string {
-  return code.includes(REQUIRE_SHIM) && !code.includes("createRequire")
+  return code.includes(REQUIRE_SHIM) && !code.includes("createRequire(")
     ? REQUIRE_PRELUDE + code
     : code;
 }
+
+/**
+ * Gives every literal dynamic import of a bundle file a computed specifier,
+ * `import(String("…"))`, loaded when the import runs. A bundle runs alone, without deno.json's
+ * `lazy-dynamic-imports`, and `deno run` then loads whatever a literal `import("…")` names
+ * before the first line runs: it read and parsed every route chunk (up to 1.5 MB a bundle,
+ * 25-40 ms of each cold start: bench/bundle_cold_start.ts), and for the native libSQL client's
+ * `npm:` specifier it asked the npm registry (about a second, and no registry at the edge).
+ */
+export function deferDynamicImports(code: string): string {
+  return code.replace(
+    DYNAMIC_IMPORT,
+    (_whole, quote: string, spec: string) => `import(String(${quote}${spec}${quote}))`,
+  );
+}
+
+/** A dynamic import with a literal specifier in bundler output: `import("x")`. */
+const DYNAMIC_IMPORT = /\bimport\s*\(\s*(["'])([^"'\n]+)\1\s*\)/g;
 
 /** An import specifier in bundler output: `from "x"`, `import("x")`, `import "x"`. */
 const IMPORT_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)(["'])([^"'\n]+)\2/g;
@@ -199,9 +223,10 @@ export async function build(
           rewriteExternals(await Deno.readTextFile(`${made}/${entry.name}`), imports),
         );
         if (entry.name === "main.js") {
-          await Deno.writeTextFile(bundlePath(slug, dist), rewriteChunkImports(code, slug));
+          const main = deferDynamicImports(rewriteChunkImports(code, slug));
+          await Deno.writeTextFile(bundlePath(slug, dist), main);
         } else {
-          await Deno.writeTextFile(`${chunks}${entry.name}`, code);
+          await Deno.writeTextFile(`${chunks}${entry.name}`, deferDynamicImports(code));
         }
       }
     }

@@ -1,6 +1,6 @@
 /** dependency-analyzer's bindings from the environment (what main.ts serves). */
 import type { Env } from "../../shared/contract/config.ts";
-import { fetchPolicyFromEnv } from "../../shared/net/safe_fetch.ts";
+import { fetchPolicyFromEnv } from "../../shared/net/fetch_policy.ts";
 import type { Bindings } from "./app.ts";
 
 /** The local port of this experiment (DESIGN.md); `PORT` overrides it. */

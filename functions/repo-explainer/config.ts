@@ -1,9 +1,9 @@
 /** repo-explainer's bindings from the environment (what main.ts serves). */
 import { aiFromEnv } from "../../shared/bindings/ai/mod.ts";
 import type { Env } from "../../shared/contract/config.ts";
-import { fetchPolicyFromEnv } from "../../shared/net/safe_fetch.ts";
+import { fetchPolicyFromEnv } from "../../shared/net/fetch_policy.ts";
 import type { Bindings } from "./app.ts";
-import { githubConfigFromEnv } from "./github_api.ts";
+import { githubConfigFromEnv } from "./github_config.ts";
 
 /** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
 export const DEFAULT_PORT = 8005;

@@ -3,33 +3,14 @@
  * top-level listing and main manifest. `GITHUB_API_URL` is a configured, trusted API (not a
  * host a user named), so plain fetch is used, bounded in time and bytes.
  */
-import type { Env } from "../../shared/contract/config.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { describeFetchFailure } from "../../shared/net/fetch_failure.ts";
+import type { GithubConfig } from "./github_config.ts";
 import type { RepoRef } from "./github_url.ts";
 import { MANIFEST_FILES } from "./manifests.ts";
 
-/** `GITHUB_API_URL` when unset. */
-export const DEFAULT_GITHUB_API_URL = "https://api.github.com";
-
 /** The API version the requests ask for. */
 export const GITHUB_API_VERSION = "2022-11-28";
-
-/** Where the API is and how to authenticate. */
-export interface GithubConfig {
-  /** Base URL of the REST API, no trailing slash. */
-  apiUrl: string;
-  /** `GITHUB_TOKEN`: sent as a Bearer token (higher rate limits, private repositories). */
-  token?: string;
-}
-
-/** Reads `GITHUB_API_URL` and `GITHUB_TOKEN`; a malformed URL is a ConfigError. */
-export function githubConfigFromEnv(env: Env): GithubConfig {
-  return {
-    apiUrl: env.url("GITHUB_API_URL") ?? DEFAULT_GITHUB_API_URL,
-    token: env.string("GITHUB_TOKEN"),
-  };
-}
 
 /** Manifests looked for at the top level, the first present being the main one. */
 export const MANIFESTS = MANIFEST_FILES;

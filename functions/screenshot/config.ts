@@ -1,7 +1,7 @@
 /** screenshot's bindings from the environment (what main.ts serves). */
 import { browserFromEnv } from "../../shared/bindings/browser/mod.ts";
 import type { Env } from "../../shared/contract/config.ts";
-import { fetchPolicyFromEnv } from "../../shared/net/safe_fetch.ts";
+import { fetchPolicyFromEnv } from "../../shared/net/fetch_policy.ts";
 import type { Bindings } from "./app.ts";
 import { limitsFromEnv } from "./limits.ts";
 

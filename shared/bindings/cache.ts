@@ -3,8 +3,9 @@
  * `@upstash/redis` over its REST API; the embedded default is a bounded in-memory LRU.
  * A cache is an accelerator: callers treat every failure (including a timeout) as a miss.
  */
-import { Redis } from "@upstash/redis";
+import type { Redis } from "@upstash/redis";
 import { ConfigError, type Env } from "../contract/config.ts";
+import { onFirstUse } from "../contract/lazy.ts";
 import { logEvent } from "../contract/log.ts";
 import { withDeadline } from "./deadline.ts";
 
@@ -16,6 +17,11 @@ export interface Cache {
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** Removes `key` (absent keys are fine). */
   delete(key: string): Promise<void>;
+  /**
+   * Loads what the first call needs (a client loaded on first use), so that a caller's deadline
+   * times the call and not the module load. Optional: a cache with nothing to load has none.
+   */
+  ready?(): Promise<void>;
 }
 
 /** Default bound of the in-memory cache (entries). */
@@ -102,46 +108,56 @@ export interface UpstashOptions {
  * cache that is down must cost a request little: no retries (the client's default is 5,
  * with backoff), and every HTTP call aborts after `timeoutMs`. Values are stored and read
  * as raw strings (no JSON (de)serialisation, so a URL never turns into another type).
+ * The client is imported and built by the first call, not at start-up (bench/bundle_cold_start.ts).
  */
 export class UpstashCache implements Cache {
-  /** The underlying client (tests inspect it; the app only uses the Cache methods). */
-  readonly redis: Redis;
+  /** The underlying client, loaded on first use (the app only uses the Cache methods). */
+  readonly redis: () => Promise<Redis>;
 
-  /** Builds the client; makes no request until the first call. */
+  /** Makes no request, and loads nothing, until the first call. */
   constructor(options: UpstashOptions) {
     const timeoutMs = options.timeoutMs ?? DEFAULT_CACHE_TIMEOUT_MS;
-    this.redis = new Redis({
-      url: options.url,
-      token: options.token,
-      // `retries: 0` is one attempt; `retry: false` would still be two.
-      retry: { retries: 0, backoff: () => 0 },
-      // A function, so each request gets a fresh deadline and an abort rejects: with a
-      // plain signal the client turns an abort into a successful "Aborted" result.
-      signal: () => AbortSignal.timeout(timeoutMs),
-      automaticDeserialization: false,
-      enableTelemetry: false,
-      enableAutoPipelining: options.autoPipelining ?? true,
-      // The read-your-writes token only matters for replicas; it costs a header per call.
-      readYourWrites: false,
+    this.redis = onFirstUse(async () => {
+      const { Redis } = await import("@upstash/redis");
+      return new Redis({
+        url: options.url,
+        token: options.token,
+        // `retries: 0` is one attempt; `retry: false` would still be two.
+        retry: { retries: 0, backoff: () => 0 },
+        // A function, so each request gets a fresh deadline and an abort rejects: with a
+        // plain signal the client turns an abort into a successful "Aborted" result.
+        signal: () => AbortSignal.timeout(timeoutMs),
+        automaticDeserialization: false,
+        enableTelemetry: false,
+        enableAutoPipelining: options.autoPipelining ?? true,
+        // The read-your-writes token only matters for replicas; it costs a header per call.
+        readYourWrites: false,
+      });
     });
+  }
+
+  /** See {@link Cache.ready}: imports and builds the client. */
+  async ready(): Promise<void> {
+    await this.redis();
   }
 
   /** See {@link Cache.get}. */
   async get(key: string): Promise<string | null> {
-    const value = await this.redis.get<string>(key);
+    const value = await (await this.redis()).get<string>(key);
     return value === null || value === undefined ? null : String(value);
   }
 
   /** See {@link Cache.set}: whole seconds go as `EX`, anything finer as `PX`. */
   async set(key: string, value: string, ttlMs: number): Promise<void> {
+    const redis = await this.redis();
     const ms = Math.max(1, Math.ceil(ttlMs));
-    if (ms % 1000 === 0) await this.redis.set(key, value, { ex: ms / 1000 });
-    else await this.redis.set(key, value, { px: ms });
+    if (ms % 1000 === 0) await redis.set(key, value, { ex: ms / 1000 });
+    else await redis.set(key, value, { px: ms });
   }
 
   /** See {@link Cache.delete}. */
   async delete(key: string): Promise<void> {
-    await this.redis.del(key);
+    await (await this.redis()).del(key);
   }
 }
 
@@ -191,6 +207,8 @@ export class BreakerCache implements Cache {
   #openUntil = 0;
   #open = false;
   #trialOut = false;
+  /** Whether the inner cache's `ready` has resolved (then calls skip it). */
+  #ready = false;
 
   /** Wraps `inner`. */
   constructor(inner: Cache, options: BreakerOptions = {}) {
@@ -220,6 +238,9 @@ export class BreakerCache implements Cache {
       trial = this.#trialOut = true;
     }
     try {
+      // Loading the client is not the cache being slow: it stays outside the deadline.
+      if (!this.#ready && this.#inner.ready) await this.#inner.ready();
+      this.#ready = true;
       const value = await withDeadline(run(), this.#timeoutMs, `cache ${op}`);
       this.#consecutive = 0;
       if (this.#open) {

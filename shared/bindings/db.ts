@@ -2,18 +2,14 @@
  * The `DB` binding: libSQL. Remote databases (`libsql://`, `https://`, `http://`, `wss://`,
  * `ws://`) go through `@libsql/client/web` (fetch/WebSocket only, so it runs at the edge);
  * the native client, which loads the libsql addon, is imported only for a local `file:` (or
- * `:memory:`) database, and only when it is first opened. {@link Db} opens and migrates the
- * database on first use, once (one in-flight attempt shared by concurrent callers, retried
- * after a failure), and puts a deadline on every call: a database that is down, at start-up
- * included, fails the calls that need it and never the process.
+ * `:memory:`) database. Either is imported when the database is first opened, not at start-up
+ * (bench/bundle_cold_start.ts); the URL is checked at start-up all the same. {@link Db} opens
+ * and migrates the database on first use, once (one in-flight attempt shared by concurrent
+ * callers, retried after a failure), and puts a deadline on every call: a database that is
+ * down, at start-up included, fails the calls that need it and never the process.
  */
-import {
-  type Client,
-  createClient as createWebClient,
-  type InStatement,
-  type ResultSet,
-  type TransactionMode,
-} from "@libsql/client/web";
+import type { Client, InStatement, ResultSet, TransactionMode } from "@libsql/client/web";
+import { expandConfig } from "@libsql/core/config";
 import { ConfigError, type Env } from "../contract/config.ts";
 import { withDeadline } from "./deadline.ts";
 
@@ -79,14 +75,38 @@ export function isRemoteUrl(url: string): boolean {
 }
 
 /**
- * The web client of a remote database. Makes no request over HTTP (a WebSocket URL starts
- * connecting, and reconnects by itself). Every HTTP request it sends is aborted after
- * `timeoutMs`. A URL the client refuses is a ConfigError naming `DB_URL`.
+ * Refuses what the web client would refuse when it is built, without loading it: libSQL's own
+ * reading of the URL (`expandConfig`: scheme, query parameters, fragment), and the one check the
+ * client adds, TLS against the scheme (`https:`/`wss:` with `?tls=0`, `http:`/`ws:` with
+ * `?tls=1`). A ConfigError naming `DB_URL`.
  */
-export function openRemoteDb(config: DbConfig): Client {
-  const timeoutMs = config.timeoutMs ?? DEFAULT_DB_TIMEOUT_MS;
+export function checkRemoteUrl(config: DbConfig): void {
+  let expanded;
   try {
-    return createWebClient({
+    expanded = expandConfig({ url: config.url, authToken: config.authToken }, true);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    // Its message may quote the URL: never its credentials.
+    throw new ConfigError(`DB_URL is not usable: ${message.replace(/\/\/[^@/]*@/g, "//***@")}`);
+  }
+  const { scheme, tls } = expanded;
+  if (tls !== (scheme === "https" || scheme === "wss")) {
+    throw new ConfigError(
+      `DB_URL is not usable: a "${scheme}:" URL cannot ${tls ? "opt into" : "opt out of"} TLS`,
+    );
+  }
+}
+
+/**
+ * The web client of a remote database, imported on this first call. Makes no request over
+ * HTTP (a WebSocket URL starts connecting, and reconnects by itself). Every HTTP request it
+ * sends is aborted after `timeoutMs`. A URL the client refuses is a ConfigError naming `DB_URL`.
+ */
+export async function openRemoteDb(config: DbConfig): Promise<Client> {
+  const timeoutMs = config.timeoutMs ?? DEFAULT_DB_TIMEOUT_MS;
+  const { createClient } = await import("@libsql/client/web");
+  try {
+    return createClient({
       url: config.url,
       authToken: config.authToken,
       intMode: "number",
@@ -143,10 +163,7 @@ export class Db {
   #ready: Promise<Client> | undefined;
   #closed = false;
 
-  /**
-   * `client` is an already built client (the remote one, built at start-up so that a URL it
-   * refuses stops start-up); without it {@link openDb} builds one on first use.
-   */
+  /** `client` is an already built client; without it {@link openDb} builds one on first use. */
   constructor(config: DbConfig, migrations: readonly Migration[] = [], client?: Client) {
     this.#config = config;
     this.#migrations = migrations;
@@ -208,13 +225,13 @@ export class Db {
 }
 
 /**
- * The `DB` binding from the environment (see {@link dbConfigFromEnv}), with `migrations`
- * applied on first use. A remote client is built now, so a URL it refuses stops start-up.
+ * The `DB` binding from the environment (see {@link dbConfigFromEnv}), opened and migrated on
+ * first use. A remote URL its client would refuse stops start-up ({@link checkRemoteUrl}).
  */
 export function dbFromEnv(env: Env, defaultFile: string, migrations: readonly Migration[]): Db {
   const config = dbConfigFromEnv(env, defaultFile);
-  const client = isRemoteUrl(config.url) ? openRemoteDb(config) : undefined;
-  return new Db(config, migrations, client);
+  if (isRemoteUrl(config.url)) checkRemoteUrl(config);
+  return new Db(config, migrations);
 }
 
 /** One schema step. Versions are positive integers applied in increasing order, once each. */

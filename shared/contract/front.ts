@@ -39,7 +39,8 @@ export function lazyApp<B>(root: RootInfo, load: LazyApp<B>["load"]): LazyApp<B>
  */
 export function frontFetch<B>(lazy: LazyApp<B>, bindings: B): Fetcher["fetch"] {
   const { name, description, usage } = lazy.root;
-  const front = shell();
+  // GET / writes no line but the request's own: no request context (shared/contract/log.ts).
+  const front = shell(false);
   front.get("/", (c) => c.json({ name, description, usage }, 200));
 
   const build = () => onFirstUse(async () => (await lazy.load()).createApp(bindings));
@@ -63,7 +64,7 @@ export function frontFetch<B>(lazy: LazyApp<B>, bindings: B): Fetcher["fetch"] {
     // Only a failed import or build lands here (the app answers its own errors): the shell's
     // error handler makes it the contract's 500, with its log line.
     return Promise.resolve(routed(req)).catch((err) => {
-      const failing = shell();
+      const failing = shell(true);
       failing.all("*", () => {
         throw err;
       });
@@ -72,10 +73,13 @@ export function frontFetch<B>(lazy: LazyApp<B>, bindings: B): Fetcher["fetch"] {
   };
 }
 
-/** A plain Hono app with the shared middleware and error handlers, as the app shell has. */
-function shell(): Hono<{ Variables: SharedVariables }> {
+/**
+ * A plain Hono app with the shared middleware and error handlers, as the app shell has;
+ * `tracked`: see requestLog.
+ */
+function shell(tracked: boolean): Hono<{ Variables: SharedVariables }> {
   const app = new Hono<{ Variables: SharedVariables }>();
-  app.use(requestLog());
+  app.use(requestLog(undefined, tracked));
   app.use(openCors);
   app.use(jsonCharset);
   app.onError(onError);

@@ -3,7 +3,7 @@
  * the app's sink), with the time and, inside a request, its requestId, so every line of a
  * request can be found by the id its response carries.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import type { AsyncLocalStorage } from "node:async_hooks";
 import { type BufferedLog, bufferedLog } from "./log_buffer.ts";
 
 /** Where log lines go (stderr by default; tests pass their own). */
@@ -28,10 +28,15 @@ interface RequestLogContext {
   sink: LogSink;
 }
 
-const context = new AsyncLocalStorage<RequestLogContext>();
+/**
+ * Made by the first `withRequestLog`, not at start-up: loading `node:async_hooks` starts Deno's
+ * Node layer, which costs a cold start more than the rest of `GET /` (bench/bundle_cold_start.ts).
+ */
+let context: AsyncLocalStorage<RequestLogContext> | undefined;
 
 /** Runs `fn` with `requestId` and `sink` attached to every `logEvent` inside it. */
 export function withRequestLog<T>(requestId: string, sink: LogSink, fn: () => T): T {
+  context ??= new (process.getBuiltinModule("node:async_hooks").AsyncLocalStorage)();
   return context.run({ requestId, sink }, fn);
 }
 
@@ -53,7 +58,7 @@ function isoNow(): string {
  * fields carry one), then the fields. `sink` overrides the request's sink.
  */
 export function logEvent(fields: Record<string, unknown>, sink?: LogSink): void {
-  const current = context.getStore();
+  const current = context?.getStore();
   const line = JSON.stringify({ time: isoNow(), requestId: current?.requestId, ...fields });
   (sink ?? current?.sink ?? stderrSink)(line);
 }

@@ -18,8 +18,13 @@ export const LOG_FLUSH_MS = 50;
 export const LOG_MAX_BYTES = 64 * 1024;
 
 /**
- * Queues lines for `write` (default: stderr). The timer is unref'd, so it never keeps the
- * process alive, and the `unload` event flushes what is left when the process exits normally.
+ * Queues lines for `write` (default: stderr). The `unload` event flushes what is left when the
+ * process exits normally.
+ *
+ * The timer is `AbortSignal.timeout`, not `setTimeout`: Deno's `setTimeout` is Node's
+ * (`node:timers`), and its first use loads Deno's Node layer, which cost every cold start
+ * ~12 ms on the first log line (bench/bundle_cold_start.ts). It cannot be cleared: a flush
+ * forgets it, and it does nothing when it fires. It keeps a process alive for one interval.
  */
 export function bufferedLog(
   write: (bytes: Uint8Array) => void = (bytes) => writeAll(Deno.stderr, bytes),
@@ -29,10 +34,9 @@ export function bufferedLog(
   const encoder = new TextEncoder();
   let queued: string[] = [];
   let size = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: AbortSignal | undefined;
 
   const flush = () => {
-    if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     if (queued.length === 0) return;
     const text = queued.join("\n") + "\n";
@@ -46,9 +50,8 @@ export function bufferedLog(
     size += line.length + 1;
     if (size >= maxBytes) flush();
     else if (timer === undefined) {
-      const t = setTimeout(flush, intervalMs);
-      Deno.unrefTimer(t);
-      timer = t;
+      const t = timer = AbortSignal.timeout(intervalMs);
+      t.addEventListener("abort", () => t === timer && flush());
     }
   }) as BufferedLog;
   log.flush = flush;

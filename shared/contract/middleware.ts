@@ -45,14 +45,16 @@ export function elapsedMs(started: number): number {
 /**
  * Gives every response an `X-Request-Id` (the caller's, when it sent a sane one) and writes
  * one log line per request: method, path, status, duration, and for errors the code and
- * message. Every `logEvent` while the request runs carries its id and goes to `sink`.
+ * message. Every `logEvent` while the request runs carries its id and goes to `sink`, unless
+ * `tracked` is false: for handlers that write no line of their own (the front's `GET /`,
+ * shared/contract/front.ts), which then skip the request context and its cost at start-up.
  */
-export function requestLog(sink: LogSink = stderrSink): MiddlewareHandler {
+export function requestLog(sink: LogSink = stderrSink, tracked = true): MiddlewareHandler {
   return async (c, next) => {
     const started = performance.now();
     const id = requestIdOf(c.req.header("x-request-id"));
     c.set("requestId", id);
-    await withRequestLog(id, sink, next);
+    await (tracked ? withRequestLog(id, sink, next) : next());
     setHeader(c, REQUEST_ID_HEADER, id);
     const code = c.get("errorCode") ?? null;
     logEvent({

@@ -10,7 +10,6 @@ import { ApiError, type ErrorCode } from "../contract/errors.ts";
 import { isIpLiteral, isPublicAddress, isPublicHost, normaliseHost } from "./address.ts";
 import { onFirstUse } from "../contract/lazy.ts";
 import { parseUrlInput } from "../contract/url_rule.ts";
-import type { Env } from "../contract/config.ts";
 
 /** One resolved address, as `dns.lookup(..., {all: true})` returns it. */
 export interface ResolvedAddress {
@@ -21,7 +20,10 @@ export interface ResolvedAddress {
 /** Resolves a host name to the addresses a connection would use. */
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
-/** Where outbound fetches may go and how much they may take. */
+/**
+ * Where outbound fetches may go and how much they may take (its defaults, and reading it from the
+ * environment: fetch_policy.ts).
+ */
 export interface FetchPolicy {
   /** `ALLOW_PRIVATE_NETWORKS=true`: no address check at all (dev and tests only). */
   allowPrivate: boolean;
@@ -43,13 +45,6 @@ export interface FetchPolicy {
   /** Test hook: the certificate authorities (PEM) HTTPS trusts instead of the system's. */
   ca?: string;
 }
-
-/** Defaults of `FETCH_TIMEOUT_MS` and `FETCH_MAX_BYTES`. */
-export const DEFAULT_FETCH_POLICY: FetchPolicy = {
-  allowPrivate: false,
-  timeoutMs: 10_000,
-  maxBytes: 5 * 1024 * 1024,
-};
 
 /** How many redirects are followed before the fetch fails. */
 export const MAX_REDIRECTS = 5;
@@ -499,17 +494,4 @@ export const DEV_MODE_HINT =
 export function privateHostError(policy: Pick<FetchPolicy, "devMode">): ApiError {
   const hint = policy.devMode ? ` (${DEV_MODE_HINT})` : "";
   return new ApiError("INVALID_URL", `${PRIVATE_HOST_MESSAGE}${hint}`);
-}
-
-/**
- * The outbound fetch policy: `ALLOW_PRIVATE_NETWORKS`, `FETCH_TIMEOUT_MS`, `FETCH_MAX_BYTES`,
- * and `DEV_MODE` for the hint.
- */
-export function fetchPolicyFromEnv(env: Env): FetchPolicy {
-  return {
-    allowPrivate: env.bool("ALLOW_PRIVATE_NETWORKS", false),
-    devMode: env.bool("DEV_MODE", false),
-    timeoutMs: env.int("FETCH_TIMEOUT_MS", DEFAULT_FETCH_POLICY.timeoutMs, 100, 120_000),
-    maxBytes: env.int("FETCH_MAX_BYTES", DEFAULT_FETCH_POLICY.maxBytes, 1024, 100 * 1024 * 1024),
-  };
 }

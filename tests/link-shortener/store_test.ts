@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { MemoryCache } from "../../shared/bindings/cache.ts";
-import { Db, openRemoteDb } from "../../shared/bindings/db.ts";
+import { Db } from "../../shared/bindings/db.ts";
 import { createApp } from "../../functions/link-shortener/app.ts";
 import { LINK_MIGRATIONS } from "../../functions/link-shortener/migrations.ts";
 import { startHranaServer } from "../support/hrana_server.ts";
@@ -16,7 +16,7 @@ Deno.test("remote libSQL: links over Hrana; a hanging or failing database is DAT
   const dir = await Deno.makeTempDir({ prefix: "link_store_" });
   await using server = await startHranaServer({ path: `${dir}/remote.db` });
   const config = { url: server.url, timeoutMs: TIMEOUT_MS };
-  const db = new Db(config, LINK_MIGRATIONS, openRemoteDb(config));
+  const db = new Db(config, LINK_MIGRATIONS);
   const logs: string[] = [];
   const app = createApp({ DB: db, CACHE: new MemoryCache() }, { log: (l) => logs.push(l) });
   const post = (body: unknown) =>

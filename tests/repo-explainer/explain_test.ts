@@ -4,10 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { createApp } from "../../functions/repo-explainer/app.ts";
-import { githubConfigFromEnv } from "../../functions/repo-explainer/github_api.ts";
 import { EXPLAIN_SYSTEM_PROMPT } from "../../functions/repo-explainer/prompt.ts";
 import { type AI, createAi, extractiveAi } from "../../shared/bindings/ai/mod.ts";
-import { ConfigError, Env } from "../../shared/contract/config.ts";
 import { type FakeRepo, type GithubMode, startGithubFake } from "../support/github_fake.ts";
 import { FAKE_MODEL, type FakeBehaviour, startOpenAiFake } from "../support/openai_fake.ts";
 import { openPolicy } from "../support/policy.ts";
@@ -513,21 +511,6 @@ Deno.test("explain: every manifest present is read (deno.jsonc with comments, Ma
     assert.match(summary, /^Digest \(no model\) of acme\/comet\nWhat it is: Comet is/);
     assert.doesNotMatch(summary, /From the README/, "not repeated when it is the description");
   }, { ai: extractiveAi() });
-});
-
-Deno.test("githubConfigFromEnv: the public API by default; a malformed URL is a ConfigError", () => {
-  assert.deepEqual(githubConfigFromEnv(new Env({})), {
-    apiUrl: "https://api.github.com",
-    token: undefined,
-  });
-  assert.deepEqual(
-    githubConfigFromEnv(new Env({ GITHUB_API_URL: "https://ghe.test/api/v3/", GITHUB_TOKEN: "t" })),
-    { apiUrl: "https://ghe.test/api/v3", token: "t" },
-  );
-  assert.throws(
-    () => githubConfigFromEnv(new Env({ GITHUB_API_URL: "api.github.com" })),
-    (err: unknown) => err instanceof ConfigError && /^GITHUB_API_URL/.test(err.message),
-  );
 });
 
 Deno.test("explain: the route is described in /openapi.json", async () => {

@@ -1,9 +1,6 @@
 /** Fetch policies for tests: open (loopback fixtures allowed) and guarded with a fake resolver. */
-import {
-  DEFAULT_FETCH_POLICY,
-  type FetchPolicy,
-  type Resolver,
-} from "../../shared/net/safe_fetch.ts";
+import { DEFAULT_FETCH_POLICY } from "../../shared/net/fetch_policy.ts";
+import type { FetchPolicy, Resolver } from "../../shared/net/safe_fetch.ts";
 
 /** Happy-path tests: the address check off so loopback fixture servers are reachable. */
 export function openPolicy(overrides: Partial<FetchPolicy> = {}): FetchPolicy {

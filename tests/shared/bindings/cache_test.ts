@@ -248,3 +248,20 @@ Deno.test("BreakerCache: a hanging cache fails at the deadline; while the trial 
   await assert.rejects(trial, /did not answer/);
   assert.equal(inner.calls, 3);
 });
+
+Deno.test("BreakerCache: loading the client (ready) is outside the call's deadline, and done once", async () => {
+  let loads = 0;
+  class SlowLoadingCache extends FlakyCache {
+    async ready() {
+      loads++;
+      await new Promise((resolve) => setTimeout(resolve, 120));
+    }
+  }
+  const inner = new SlowLoadingCache();
+  const cache = new BreakerCache(inner, { timeoutMs: 40 });
+  assert.equal(await cache.get("k"), "v", "a load longer than the deadline is no timeout");
+  assert.equal(await cache.get("k"), "v");
+  assert.equal(loads, 1, "ready is awaited until it has resolved once");
+  inner.mode = "hang";
+  await assert.rejects(cache.get("k"), /cache get/, "the call itself still has its deadline");
+});

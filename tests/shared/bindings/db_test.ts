@@ -4,6 +4,7 @@ import { ConfigError, Env } from "../../../shared/contract/config.ts";
 import { startHranaServer } from "../../support/hrana_server.ts";
 import {
   appliedVersions,
+  checkRemoteUrl,
   Db,
   dbConfigFromEnv,
   dbFromEnv,
@@ -11,7 +12,6 @@ import {
   migrate,
   type Migration,
   openDb,
-  openRemoteDb,
 } from "../../../shared/bindings/db.ts";
 
 Deno.test("dbConfigFromEnv: DB_URL and DB_AUTH_TOKEN, else a file under DATA_DIR", () => {
@@ -38,6 +38,32 @@ Deno.test("dbConfigFromEnv: DB_URL and DB_AUTH_TOKEN, else a file under DATA_DIR
     assert.doesNotMatch(err.message, /secret/);
     return true;
   });
+});
+
+Deno.test("checkRemoteUrl: what the web client would refuse is a ConfigError naming DB_URL", () => {
+  for (const url of ["libsql://db.turso.io", "https://h", "http://h:8080", "wss://h", "ws://h"]) {
+    checkRemoteUrl({ url });
+  }
+  checkRemoteUrl({ url: "libsql://h:8080?tls=0" });
+  const refused = [
+    "https://h?tls=0",
+    "wss://h?tls=0",
+    "http://h?tls=1",
+    "ws://h?tls=1",
+    "libsql://h?tls=0", // without a port
+    "libsql://h?tls=2",
+    "https://h?mode=x",
+    "https://h#frag",
+    "https://user:secret@h?tls=0",
+  ];
+  for (const url of refused) {
+    assert.throws(() => checkRemoteUrl({ url }), (err: Error) => {
+      assert.ok(err instanceof ConfigError, url);
+      assert.match(err.message, /^DB_URL is not usable: /, url);
+      assert.doesNotMatch(err.message, /secret/, url);
+      return true;
+    });
+  }
 });
 
 Deno.test("filePathOf: the local path of file: URLs only", () => {
@@ -98,14 +124,7 @@ Deno.test("migrate: a failing version is rolled back whole and not recorded", as
 Deno.test("Db over Hrana (remote): the web client; migrated once on first use by 20 concurrent callers", async () => {
   const dir = await Deno.makeTempDir();
   await using server = await startHranaServer({ path: `${dir}/remote.db`, token: "secret" });
-  const db = new Db(
-    { url: server.url, authToken: "secret" },
-    MIGRATIONS,
-    openRemoteDb({
-      url: server.url,
-      authToken: "secret",
-    }),
-  );
+  const db = new Db({ url: server.url, authToken: "secret" }, MIGRATIONS);
   try {
     assert.equal(server.pipelines, 0, "nothing sent before the first use");
     const clients = await Promise.all(Array.from({ length: 20 }, () => db.client()));
@@ -126,7 +145,7 @@ Deno.test("Db over Hrana: down at first use rejects, and the next call after rec
   const dir = await Deno.makeTempDir();
   await using server = await startHranaServer({ path: `${dir}/remote.db` });
   const config = { url: server.url, timeoutMs: 1_000 };
-  const db = new Db(config, MIGRATIONS, openRemoteDb(config));
+  const db = new Db(config, MIGRATIONS);
   try {
     server.mode = "error";
     await assert.rejects(db.execute("SELECT 1"), /503|fake outage/);
@@ -144,7 +163,7 @@ Deno.test("Db over Hrana: a hanging server fails each call at its deadline", asy
   const dir = await Deno.makeTempDir();
   await using server = await startHranaServer({ path: `${dir}/remote.db` });
   const config = { url: server.url, timeoutMs: 300 };
-  const db = new Db(config, MIGRATIONS, openRemoteDb(config));
+  const db = new Db(config, MIGRATIONS);
   try {
     await db.client();
     server.mode = "hang";
@@ -189,4 +208,30 @@ Deno.test("dbFromEnv: a remote URL is served by the web client without loading t
   );
   assert.doesNotMatch(source, /from "@libsql\/client"/);
   assert.match(source, /import\("@libsql\/client\/sqlite3"\)/);
+  // Nor the web client: it is imported when the database is first opened.
+  assert.doesNotMatch(source, /^import (?!type)[^;]*"@libsql\/client\/web"/m);
+  assert.match(source, /import\("@libsql\/client\/web"\)/);
+});
+
+Deno.test("dbFromEnv: a WebSocket URL is not contacted before the first call", async () => {
+  using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  let connections = 0;
+  const accepting = (async () => {
+    for await (const conn of listener) {
+      connections++;
+      conn.close();
+    }
+  })().catch(() => {});
+  const db = dbFromEnv(
+    new Env({ DB_URL: `ws://127.0.0.1:${listener.addr.port}`, DB_TIMEOUT_MS: "200" }),
+    "x.db",
+    [],
+  );
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(connections, 0, "nothing contacted at start-up");
+  await assert.rejects(db.execute("SELECT 1"));
+  assert.ok(connections > 0, "the first call connects");
+  db.close();
+  listener.close();
+  await accepting;
 });

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { ConfigError, Env } from "../../../shared/contract/config.ts";
-import { fetchPolicyFromEnv } from "../../../shared/net/safe_fetch.ts";
 
 Deno.test("Env readers parse and default", () => {
   const env = new Env({ A: "12", B: "yes", C: "https://x.test/", D: "  " });
@@ -30,15 +29,4 @@ Deno.test("a malformed value throws one line naming the variable", () => {
     });
   }
   assert.throws(() => new Env({ X: "99" }).int("X", 1, 0, 10), ConfigError);
-});
-
-Deno.test("fetch policy from the environment", () => {
-  const policy = fetchPolicyFromEnv(
-    new Env({ ALLOW_PRIVATE_NETWORKS: "true", FETCH_TIMEOUT_MS: "2500", FETCH_MAX_BYTES: "4096" }),
-  );
-  assert.deepEqual(policy, { allowPrivate: true, devMode: false, timeoutMs: 2500, maxBytes: 4096 });
-  assert.equal(fetchPolicyFromEnv(new Env({})).allowPrivate, false);
-  assert.equal(fetchPolicyFromEnv(new Env({ DEV_MODE: "true" })).devMode, true);
-  assert.throws(() => fetchPolicyFromEnv(new Env({ DEV_MODE: "maybe" })), ConfigError);
-  assert.throws(() => fetchPolicyFromEnv(new Env({ FETCH_TIMEOUT_MS: "soon" })), ConfigError);
 });

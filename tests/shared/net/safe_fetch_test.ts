@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { ApiError } from "../../../shared/contract/errors.ts";
 import { Env } from "../../../shared/contract/config.ts";
+import { fetchPolicyFromEnv } from "../../../shared/net/fetch_policy.ts";
 import {
   type FetchPolicy,
-  fetchPolicyFromEnv,
   PRIVATE_HOST_MESSAGE,
   safeFetch,
 } from "../../../shared/net/safe_fetch.ts";
