@@ -3,7 +3,9 @@
  * the matches into one entry per library and version. It knows nothing about any library.
  */
 import { compile } from "css-select";
-import { type Document, type Element, parseHtml, selectFirst } from "../../shared/net/html.ts";
+import { parse as parseSelector } from "css-what";
+import { Element } from "domhandler";
+import { type Document, parseHtml, selectFirst } from "../../shared/net/html.ts";
 import { ALIASES, type Rule, RULES } from "./rules.ts";
 import type { Evidence } from "./schema.ts";
 
@@ -164,24 +166,82 @@ const SOURCE: Record<Rule["on"], string> = {
 };
 
 /**
- * Tests elements against every `selector` rule, compiled once: the page walk calls it per
- * element and it keeps each rule's first match, so no rule walks the page on its own.
+ * Tests elements against every `selector` rule, compiled once: the page's streaming parse
+ * calls it per element and it keeps each rule's first match, so no rule walks the page on
+ * its own. An element is tested only against the rules that could match it, found by its
+ * tag name or one of its attribute names (every compound selector names one or the other;
+ * most elements name none the rules need). The element is built only then. A selector rule
+ * tests one element, without its ancestors: a combinator (`a > b`) is refused here.
  */
 export function selectorMatcher(rules: readonly Rule[] = RULES) {
-  const tests = rules.filter((r) => r.on === "selector" && r.selector).map((r) => ({
-    id: r.id,
-    test: compile<Element, Element>(r.selector!),
-  }));
+  /** Tag name → the tests that need it, attribute name → the tests that need it. */
+  const byTag = new Map<string, SelectorTest[]>();
+  const byAttribute = new Map<string, SelectorTest[]>();
+  const always: SelectorTest[] = [];
+  for (const rule of rules) {
+    if (rule.on !== "selector" || !rule.selector) continue;
+    const test = { id: rule.id, test: compile<Element, Element>(rule.selector) };
+    const keyed = new Set<SelectorTest[]>();
+    for (const compound of parseSelector(rule.selector)) {
+      if (compound.some((t) => COMBINATORS.has(t.type))) {
+        throw new Error(`selector rule ${rule.id}: a combinator needs ancestors`);
+      }
+      const attribute = compound.find((t) => t.type === "attribute");
+      const tag = compound.find((t) => t.type === "tag");
+      if (attribute?.type === "attribute") {
+        keyed.add(listIn(byAttribute, attribute.name.toLowerCase()));
+      } else if (tag?.type === "tag") keyed.add(listIn(byTag, tag.name));
+      else keyed.add(always);
+    }
+    for (const list of keyed) list.push(test);
+  }
   return () => {
     const selected = new Map<string, Element>();
+    let el: Element | null = null;
+    const run = (
+      tests: SelectorTest[] | undefined,
+      name: string,
+      attribs: Record<string, string>,
+    ) => {
+      if (!tests) return;
+      for (const { id, test } of tests) {
+        el ??= new Element(name, attribs);
+        if (!selected.has(id) && test(el)) selected.set(id, el);
+      }
+    };
     return {
       selected,
-      visit(el: Element) {
-        for (const { id, test } of tests) if (!selected.has(id) && test(el)) selected.set(id, el);
+      visit(name: string, attribs: Record<string, string>) {
+        el = null;
+        run(always, name, attribs);
+        run(byTag.get(name), name, attribs);
+        for (const attribute in attribs) run(byAttribute.get(attribute), name, attribs);
       },
     };
   };
 }
+
+/** A compiled selector rule. */
+interface SelectorTest {
+  id: string;
+  test: (el: Element) => boolean;
+}
+
+function listIn(map: Map<string, SelectorTest[]>, key: string): SelectorTest[] {
+  let list = map.get(key);
+  if (!list) map.set(key, list = []);
+  return list;
+}
+
+/** css-what token types that relate an element to another. */
+const COMBINATORS = new Set([
+  "adjacent",
+  "child",
+  "descendant",
+  "parent",
+  "sibling",
+  "column-combinator",
+]);
 
 /** A library as the project's own rules report it (before the rule set names it). */
 export interface RuleLibrary {

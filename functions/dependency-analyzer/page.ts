@@ -2,17 +2,8 @@
  * What an HTML page depends on: its scripts, stylesheets, resource hints, iframes and import
  * map, tallied per host, with the libraries the rule table recognises.
  */
-import { isTag, isText } from "domhandler";
-import {
-  type AnyNode,
-  attr,
-  cooperative,
-  type Document,
-  type Element,
-  parsePage,
-  resolveUrl,
-  walkCooperatively,
-} from "../../shared/net/html.ts";
+import { Element, isText, Text } from "domhandler";
+import { attr, cooperative, resolveUrl, streamPage } from "../../shared/net/html.ts";
 import { isThirdParty } from "../../shared/net/hosts.ts";
 import { detectLibraries, selectorMatcher } from "./detect.ts";
 import { importMapEntries } from "./import_map.ts";
@@ -58,7 +49,7 @@ interface Origin {
 /** The project's selector rules, compiled once. */
 const newSelectorRun = selectorMatcher();
 
-/** The elements the analysis reads, gathered in one walk of the tree. */
+/** The elements the analysis reads, gathered in one pass of the parser. */
 interface Gathered {
   scripts: Element[];
   links: Element[];
@@ -71,11 +62,18 @@ interface Gathered {
   selected: ReadonlyMap<string, Element>;
 }
 
+/** The elements `gather` keeps. */
+const GATHERED = new Set(["script", "style", "link", "iframe", "meta", "base"]);
+
 /**
- * One iterative walk (no recursion: the parse already bounds depth and node count) that
- * yields to other requests on large pages.
+ * Gathers the elements in one streaming parse (within the shared parse limits, over one:
+ * 502 PARSE_ERROR). No tree of the page is built: an element the analysis reads becomes a
+ * detached `Element` (name and attributes); a `<script>` or `<style>` gets its text as its
+ * one child (the parser reads their content as raw text). The selector rules test one
+ * element each, as it opens.
  */
-async function gather(doc: Document, yieldSoon: () => Promise<void>): Promise<Gathered> {
+async function gather(html: string): Promise<Gathered> {
+  const selectors = newSelectorRun();
   const g: Gathered = {
     scripts: [],
     links: [],
@@ -84,44 +82,65 @@ async function gather(doc: Document, yieldSoon: () => Promise<void>): Promise<Ga
     iframes: [],
     metas: [],
     base: null,
-    selected: new Map(),
+    selected: selectors.selected,
   };
-  const selectors = newSelectorRun();
-  g.selected = selectors.selected;
-  await walkCooperatively(doc, (node: AnyNode) => {
-    if (!isTag(node)) return node.type === "root";
-    selectors.visit(node);
-    switch (node.name) {
-      case "script":
-        g.scripts.push(node);
-        return false;
-      case "style":
-        g.styles.push(node);
-        g.sheets.push(node);
-        return false;
-      case "link":
-        g.links.push(node);
-        if (node.attribs.rel !== undefined) g.sheets.push(node);
-        break;
-      case "iframe":
-        g.iframes.push(node);
-        break;
-      case "meta":
-        g.metas.push(node);
-        break;
-      case "base":
-        if (!g.base && attr(node, "href")) g.base = node;
-        break;
-    }
-  }, yieldSoon);
+  /** The open `<script>` or `<style>` whose text is being read, and its depth. */
+  let raw: Element | null = null;
+  let rawDepth = 0;
+  let text = "";
+  let depth = 0;
+  await streamPage(html, {
+    onopentag(name, attribs) {
+      depth++;
+      // Inside a <script> or <style> (foreign content): only their own text counts.
+      if (raw) return;
+      selectors.visit(name, attribs);
+      if (!GATHERED.has(name)) return;
+      const el = new Element(name, attribs);
+      switch (name) {
+        case "script":
+          g.scripts.push(el);
+          [raw, rawDepth] = [el, depth];
+          break;
+        case "style":
+          g.styles.push(el);
+          g.sheets.push(el);
+          [raw, rawDepth] = [el, depth];
+          break;
+        case "link":
+          g.links.push(el);
+          if (attribs.rel !== undefined) g.sheets.push(el);
+          break;
+        case "iframe":
+          g.iframes.push(el);
+          break;
+        case "meta":
+          g.metas.push(el);
+          break;
+        case "base":
+          if (!g.base && attr(el, "href")) g.base = el;
+          break;
+      }
+    },
+    ontext(data) {
+      if (raw && depth === rawDepth) text += data;
+    },
+    onclosetag() {
+      if (raw && depth === rawDepth) {
+        raw.children.push(new Text(text));
+        raw = null;
+        text = "";
+      }
+      depth--;
+    },
+  });
   return g;
 }
 
 /**
  * Analyses HTML fetched from `finalUrl`. URLs are resolved against `<base href>` when present.
  * `warn` hears about parts that could not be read (a broken import map). The page is parsed
- * once, within the shared parse limits (over one: 502 PARSE_ERROR), and walked once; the
- * tree is dropped when this returns.
+ * once, within the shared parse limits (over one: 502 PARSE_ERROR), without a tree.
  */
 export async function analyzePage(
   html: string,
@@ -131,15 +150,16 @@ export async function analyzePage(
 ): Promise<PageAnalysis> {
   // Rules first: compiling them (first request only) must not count against the parse's time.
   const rules = await loadTechRules();
-  const doc = await parsePage(html);
+  const g = await gather(html);
   // Large pages: every step below yields to other requests every few milliseconds.
   const yieldSoon = cooperative();
-  const g = await gather(doc, yieldSoon);
   // Browsers ignore a <base href> that is not a fetchable URL (javascript:, data:).
   const declaredBase = g.base ? resolveUrl(attr(g.base, "href"), finalUrl) ?? finalUrl : finalUrl;
   const base = /^https?:/i.test(declaredBase) ? declaredBase : finalUrl;
   const pageHost = new URL(finalUrl).hostname;
-  const origin = (url: string | null): Origin => originOf(url, pageHost);
+  // Host → third party: a page's many URLs share few hosts.
+  const thirdParty = new Map<string, boolean>();
+  const origin = (url: string | null): Origin => originOf(url, pageHost, thirdParty);
 
   const scripts = collectScripts(g.scripts, base, origin);
   const stylesheets = collectStylesheets(g.sheets, base, origin);
@@ -208,12 +228,15 @@ export async function analyzePage(
   };
 }
 
-function originOf(url: string | null, pageHost: string): Origin {
+function originOf(url: string | null, pageHost: string, known: Map<string, boolean>): Origin {
   if (!url) return { host: null, thirdParty: false };
   const u = new URL(url);
   // data:, blob: and the like load nothing from anywhere.
   if (u.protocol !== "http:" && u.protocol !== "https:") return { host: null, thirdParty: false };
-  return { host: u.hostname, thirdParty: isThirdParty(u.hostname, pageHost) };
+  const host = u.hostname;
+  let thirdParty = known.get(host);
+  if (thirdParty === undefined) known.set(host, thirdParty = isThirdParty(host, pageHost));
+  return { host, thirdParty };
 }
 
 /** The `type` essence of a script (`""` when absent), lowercased. */
@@ -390,11 +413,6 @@ function crossorigin(el: Element): string | null {
   return "crossorigin" in el.attribs ? el.attribs.crossorigin.trim() : null;
 }
 
-/** The unparsed text of a `<script>` or `<style>` element. */
-function rawText(el: Element): string {
-  return el.children.filter(isText).map((c) => c.data).join("");
-}
-
 /** Meta `name` (or `property`), lowercased → contents, as the rule set reads them. */
 function metaMap(metas: Element[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
@@ -431,6 +449,11 @@ function cookieMap(lines: readonly string[]): Map<string, string[]> {
     out.set(name, [...out.get(name) ?? [], pair.slice(at + 1).trim()]);
   }
   return out;
+}
+
+/** The unparsed text of a `<script>` or `<style>` element. */
+function rawText(el: Element): string {
+  return el.children.filter(isText).map((c) => c.data).join("");
 }
 
 function byteLength(s: string): number {

@@ -64,24 +64,26 @@ const ANCHORED = /(?:^|[^\\])[\^$]/;
  * over all of it: a `<[^>]+…` pattern retried at every `<` of a 500 KiB page costs
  * milliseconds; around the few places its literal occurs it costs microseconds. Every match
  * contains a literal, and bounded quantifiers keep matches far shorter than the window.
- * Overlapping windows are merged, so no text is scanned twice.
+ * Overlapping windows are merged, so no text is scanned twice. `endsOf` gives where a
+ * literal's occurrences end (from the literal index's pass: no search, no lowercased copy).
  */
-function execNear(pattern: CompiledPattern, text: string, lower: string): RegExpExecArray | null {
+function execNear(
+  pattern: CompiledPattern,
+  text: string,
+  endsOf: (literal: string) => readonly number[],
+): RegExpExecArray | null {
   if (!pattern.literals || ANCHORED.test(pattern.source)) return pattern.regex.exec(text);
   for (const literal of pattern.literals) {
-    let at = lower.indexOf(literal);
-    while (at >= 0) {
-      const start = Math.max(0, at - WINDOW);
-      let end = at + literal.length + WINDOW;
+    const ends = endsOf(literal);
+    for (let i = 0; i < ends.length;) {
+      const start = Math.max(0, ends[i] - literal.length - WINDOW);
+      let end = ends[i] + WINDOW;
       // Extend the window over the next occurrences it reaches.
-      let next = lower.indexOf(literal, at + 1);
-      while (next >= 0 && next - WINDOW <= end) {
-        end = next + literal.length + WINDOW;
-        next = lower.indexOf(literal, next + 1);
+      for (i++; i < ends.length && ends[i] - literal.length - WINDOW <= end; i++) {
+        end = ends[i] + WINDOW;
       }
       const m = pattern.regex.exec(text.slice(start, end));
       if (m) return m;
-      at = next;
     }
   }
   return null;
@@ -113,14 +115,14 @@ export async function matchSignals(
     await yieldSoon();
     const found = set.index.find(inputs.length === 1 ? inputs[0] : inputs.join("\n"));
     const candidates = new Set(set.always);
-    for (const id of found) for (const p of set.byLiteral[id]) candidates.add(p);
-    // Long texts (the page, its inline scripts and styles): run near the literal only.
+    for (const id of found.keys()) for (const p of set.byLiteral[id]) candidates.add(p);
+    // Long texts (the page, its inline scripts and styles, one input each): near the literal.
     const long = signal === "html" || signal === "scripts" || signal === "css";
-    const lower = long ? inputs[0].toLowerCase() : "";
+    const endsOf = (literal: string) => found.get(set.literalIds.get(literal)!) ?? [];
     for (const pattern of candidates) {
       await yieldSoon();
       for (const input of inputs) {
-        const m = long ? execNear(pattern, input, lower) : pattern.regex.exec(input);
+        const m = long ? execNear(pattern, input, endsOf) : pattern.regex.exec(input);
         if (!m) continue;
         // A whole page is no evidence: keep what matched; a URL is evidence as a whole.
         const value = signal === "scriptSrc" || signal === "url" ? input : m[0];

@@ -88,22 +88,41 @@ export function requiredLiterals(source: string): string[] | null {
   const branches = splitTopLevel(body);
   const out: string[] = [];
   for (const branch of branches) {
-    const literal = requiredLiteral(branch);
-    const literals = literal ? [literal] : groupLiterals(branch);
+    const run = requiredLiteral(branch);
+    const group = groupLiterals(branch);
+    // `class="` is in every page, `uk-container|uk-section` in few: take the rarer.
+    const literals = run && (!group || score(run) >= score(group)) ? run : group;
     if (!literals) return null;
     out.push(...literals);
   }
   return out;
 }
 
+/** Words all markup is full of: a literal made of them alone lets nearly every page through. */
+const MARKUP_WORDS =
+  /<\/?[a-z]+|\b(?:class|id|href|src|rel|type|content|name|style|target|div|span|script|link|meta|img|iframe|stylesheet|text|javascript|https?)\b/g;
+
 /**
- * For a branch without a literal of its own (`<[^>]+(?:assets|images)\.contentful`): the
- * literals of a required top-level group's alternatives, choosing the group whose shortest
- * literal is longest; null when no group has literals in every alternative.
+ * How telling a literal is for the prefilter: its letters and digits outside markup words
+ * (`<div class=` scores 0, `dynamicdiv` 10), then its length.
+ */
+function rarity(literal: string): number {
+  return literal.replace(MARKUP_WORDS, "").replace(/[^a-z0-9]/g, "").length * 100 +
+    literal.length;
+}
+
+/** A set of alternative literals is as telling as its least telling one. */
+function score(literals: string[]): number {
+  return Math.min(...literals.map(rarity));
+}
+
+/**
+ * The literals of a required top-level group's alternatives (`<[^>]+(?:assets|images)\.`),
+ * choosing the group whose least telling literal is the most telling; null when no group has
+ * literals in every alternative.
  */
 function groupLiterals(branch: string): string[] | null {
   let best: string[] | null = null;
-  const score = (l: string[]) => Math.min(...l.map((x) => x.length));
   for (let i = 0; i < branch.length; i++) {
     const ch = branch[i];
     if (ch === "\\") {
@@ -167,17 +186,21 @@ function splitTopLevel(source: string): string[] {
 /** Escapes whose character stands for itself. */
 const LITERAL_ESCAPE = /[\\/.\-?+*()[\]{}|^$'"=:#@!%&,;<>~` _]/;
 
+/** Most spellings one run may have (each single optional character doubles them). */
+const MAX_SPELLINGS = 4;
+
 /**
- * The longest run of literal text that every match of `source` contains, lowercased, or
- * null. Conservative: a top-level `|` yields null, groups and classes end a run, and a
- * character made optional by `?`, `*` or `{0,` is dropped.
+ * The most telling run of literal text (see `rarity`) that every match of `source`
+ * contains, lowercased, as its spellings (`wss?://` is `ws://` or `wss://`), or null.
+ * Conservative: a top-level `|` yields null, groups and classes end a run, and a character
+ * made optional by `*` or `{0,` ends it.
  */
-export function requiredLiteral(source: string): string | null {
-  const runs: string[] = [];
-  let run = "";
+export function requiredLiteral(source: string): string[] | null {
+  const runs: string[][] = [];
+  let run = [""];
   const endRun = () => {
-    if (run) runs.push(run);
-    run = "";
+    if (run.some((r) => r.length >= 3)) runs.push(run);
+    run = [""];
   };
   let depth = 0;
   for (let i = 0; i < source.length; i++) {
@@ -203,13 +226,11 @@ export function requiredLiteral(source: string): string | null {
     } else if (depth > 0) {
       continue;
     } else if (ch === "?" || ch === "*") {
-      // The previous character (if it was literal) is optional.
-      run = run.slice(0, -1);
+      // After a group or class (already ended), or a lazy quantifier.
       endRun();
     } else if (ch === "{") {
       const m = /^\{(\d*)(?:,\d*)?\}/.exec(source.slice(i));
       if (m) {
-        if (m[1] === "0" || m[1] === "") run = run.slice(0, -1);
         endRun();
         i += m[0].length - 1;
       } else literal = ch;
@@ -221,27 +242,36 @@ export function requiredLiteral(source: string): string | null {
     if (literal !== null && depth === 0) {
       // A quantifier right after this char decides whether it is required.
       const after = source[i + 1];
-      if (after === "?" || after === "*" || (after === "{" && /^\{0?,/.test(source.slice(i + 1)))) {
+      if (after === "?" && source[i + 2] !== "?" && run.length < MAX_SPELLINGS) {
+        run = run.flatMap((r) => [r, r + literal]);
+        i++;
+      } else if (
+        after === "?" || after === "*" || (after === "{" && /^\{0?,/.test(source.slice(i + 1)))
+      ) {
         endRun();
-      } else run += literal;
+      } else for (let k = 0; k < run.length; k++) run[k] += literal;
     }
   }
   endRun();
-  const best = runs.sort((a, b) => b.length - a.length)[0];
-  if (!best || best.length < 3) return null;
-  return distinctive(best.toLowerCase());
+  let best: string[] | null = null;
+  for (const r of runs) {
+    if (r.some((spelling) => spelling.length < 3)) continue;
+    const spellings = [...new Set(r.map((spelling) => distinctive(spelling.toLowerCase())))];
+    if (!best || score(spellings) > score(best)) best = spellings;
+  }
+  return best;
 }
 
 /**
- * The most telling `MAX_LITERAL` characters of a long literal: the window with the most
- * letters and digits (`www.tsoft.com.tr`, not the `<a href="http://` every page has).
+ * The most telling `MAX_LITERAL` characters of a long literal (`www.tsoft.com.tr`, not the
+ * `<a href="http://` every page has).
  */
 function distinctive(literal: string): string {
   if (literal.length <= MAX_LITERAL) return literal;
   let best = 0;
   let bestScore = -1;
   for (let i = 0; i + MAX_LITERAL <= literal.length; i++) {
-    const score = literal.slice(i, i + MAX_LITERAL).replace(/[^a-z0-9]/g, "").length;
+    const score = rarity(literal.slice(i, i + MAX_LITERAL));
     if (score >= bestScore) {
       best = i;
       bestScore = score;

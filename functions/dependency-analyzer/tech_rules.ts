@@ -46,6 +46,8 @@ export interface TextPatterns {
   /** Patterns with a literal: the index finds candidates by `literalOf`. */
   indexed: CompiledPattern[];
   index: LiteralIndex;
+  /** Literal → its id in the index. */
+  literalIds: Map<string, number>;
   /** Literal id → the patterns that need it. */
   byLiteral: CompiledPattern[][];
   /** Patterns without a usable literal: run on every input. */
@@ -166,7 +168,13 @@ function indexPatterns(patterns: CompiledPattern[]): TextPatterns {
     }
     indexed.push(p);
   }
-  return { indexed, index: new LiteralIndex([...literals.keys()]), byLiteral, always };
+  return {
+    indexed,
+    index: new LiteralIndex([...literals.keys()]),
+    literalIds: literals,
+    byLiteral,
+    always,
+  };
 }
 
 /** The data file: webappanalyzer's definitions, trimmed (scripts/build_tech_rules.ts). */

@@ -5,15 +5,12 @@
  * `/inspect`'s time and memory on a large page; the events are the same ones the shared
  * parser's tree is built from, so the figures are the same.
  */
-import { Parser } from "htmlparser2";
 import {
   collapse,
-  cooperative,
-  DEFAULT_PARSE_LIMITS,
-  HtmlLimitError,
   type ParseLimits,
+  type StreamHandler,
+  streamPage,
 } from "../../shared/net/html.ts";
-import { ApiError } from "../../shared/contract/errors.ts";
 import { runsAsScript } from "./script_kind.ts";
 
 /** A `<meta>` with `http-equiv` or `name`, and `content`. */
@@ -106,14 +103,9 @@ const utf8 = new TextEncoder();
 /** What an open element collects text for; a stack of these tracks the nesting. */
 type Open = "other" | "title" | "style" | "script";
 
-/** The last node added, as DomHandler tracks it: adjacent texts (or comments) make one node. */
-type Last = "none" | "text" | "comment";
-
-/** The parser's callbacks: counts as it goes, refusing a page past the depth or node limit. */
-class Scanner {
+/** The parser's callbacks: counts as it goes (the shared stream enforces the parse limits). */
+class Scanner implements StreamHandler {
   readonly open: Open[] = [];
-  last: Last = "none";
-  nodes = 0;
   /** How many inline scripts and styles are open around the current text. */
   openScripts = 0;
   openStyles = 0;
@@ -149,26 +141,9 @@ class Scanner {
     passive: [],
   };
 
-  constructor(private readonly limits: ParseLimits) {}
-
-  /** One more node (the shared parser's node limit counts the same nodes). */
-  private addNode(last: Last): void {
-    if (++this.nodes > this.limits.maxNodes) {
-      throw new HtmlLimitError("maxNodes", `Page has more than ${this.limits.maxNodes} nodes`);
-    }
-    this.last = last;
-  }
-
   onopentag(name: string, attribs: Record<string, string>): void {
-    this.addNode("none");
     const kind = this.element(name, attribs);
     this.open.push(kind);
-    if (this.open.length > this.limits.maxDepth) {
-      throw new HtmlLimitError(
-        "maxDepth",
-        `Page nests elements deeper than ${this.limits.maxDepth} levels`,
-      );
-    }
     if (kind === "style") this.openStyles++;
     else if (kind === "script") this.openScripts++;
   }
@@ -250,7 +225,6 @@ class Scanner {
   }
 
   onclosetag(): void {
-    this.last = "none";
     const kind = this.open.pop();
     if (kind === "style") this.openStyles--;
     else if (kind === "script") this.openScripts--;
@@ -261,7 +235,6 @@ class Scanner {
   }
 
   ontext(data: string): void {
-    if (this.last !== "text") this.addNode("text");
     // A text counts for every script or style around it, as each one's text content.
     if (this.openScripts + this.openStyles > 0) {
       const bytes = utf8.encode(data).length;
@@ -271,24 +244,7 @@ class Scanner {
     this.titleParts?.push(data);
   }
 
-  oncomment(): void {
-    if (this.last !== "comment") this.addNode("comment");
-  }
-
-  oncommentend(): void {
-    this.last = "none";
-  }
-
-  oncdatastart(): void {
-    this.addNode("text"); // its text follows as ontext, in the same node
-  }
-
-  oncdataend(): void {
-    this.last = "none";
-  }
-
   onprocessinginstruction(name: string, data: string): void {
-    this.addNode("none");
     // The doctype is the first top-level `<!doctype ...>` declaration.
     if (this.open.length === 0 && this.scan.doctype === null && /^!doctype/i.test(name)) {
       this.scan.doctype = collapse(data.replace(/^!doctype/i, "")) || "html";
@@ -308,38 +264,15 @@ class Scanner {
 }
 
 /**
- * Scans `html` within the shared parse limits, in slices with pauses between them so other
- * requests are served meanwhile (as `parseHtmlBounded` does); a page over a limit is
- * 502 PARSE_ERROR with the limit's message.
+ * Scans `html` within the shared parse limits (`streamPage`: in slices with pauses between
+ * them so other requests are served meanwhile); a page over a limit is 502 PARSE_ERROR with
+ * the limit's message.
  */
 export async function scanPage(
   html: string,
   limits: Partial<ParseLimits> = {},
 ): Promise<PageScan> {
-  const bounds = { ...DEFAULT_PARSE_LIMITS, ...limits };
-  const scanner = new Scanner(bounds);
-  const parser = new Parser(scanner, { decodeEntities: true, lowerCaseAttributeNames: true });
-  const started = performance.now();
-  const yieldSoon = cooperative();
-  try {
-    for (let at = 0; at < html.length;) {
-      if (at > 0) await yieldSoon();
-      if (performance.now() - started > bounds.maxMillis) {
-        throw new HtmlLimitError(
-          "maxMillis",
-          `Page took longer than ${bounds.maxMillis} ms to parse`,
-        );
-      }
-      // A slice never ends between the two halves of a surrogate pair (text bytes count both).
-      let end = Math.min(at + bounds.sliceChars, html.length);
-      if (end < html.length && /[\ud800-\udbff]/.test(html[end - 1])) end++;
-      parser.write(html.slice(at, end));
-      at = end;
-    }
-    parser.end();
-  } catch (err) {
-    if (err instanceof HtmlLimitError) throw new ApiError("PARSE_ERROR", err.message);
-    throw err;
-  }
+  const scanner = new Scanner();
+  await streamPage(html, scanner, "PARSE_ERROR", limits);
   return scanner.result();
 }

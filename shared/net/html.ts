@@ -1,20 +1,26 @@
 /**
  * The one HTML parsing module. htmlparser2 builds the tree (2.2x faster than linkedom and
- * 2.8x faster than parse5 on a 387 KiB real page: see README, `bench/html_parsers.ts`),
- * css-select queries it, domutils reads text. Experiments use only these functions.
+ * 2.8x faster than parse5 on a 387 KiB real page: see README, `bench/html_parsers.ts`), or
+ * streams its events to a handler for a pass that needs no tree; css-select queries it,
+ * domutils reads text. Experiments use only these functions.
  */
-import { parseDocument, Parser } from "htmlparser2";
-import type { AnyNode, ChildNode, Document, Element, ParentNode } from "domhandler";
+import { type Handler, parseDocument, Parser } from "htmlparser2";
+import type { AnyNode, Document, Element, ParentNode } from "domhandler";
 import { selectAll, selectOne } from "css-select";
 import { DomHandler, isTag, isText } from "domhandler";
 import { ApiError, type ErrorCode } from "../contract/errors.ts";
 
 export type { AnyNode, Document, Element };
 
+/** What a streaming parse calls: any of htmlparser2's parser callbacks. */
+export type StreamHandler = Partial<Handler>;
+
 /** Parses HTML leniently (as browsers do: never throws on bad markup); entities are decoded. */
 export function parseHtml(html: string): Document {
-  return parseDocument(html, { decodeEntities: true, lowerCaseAttributeNames: true });
+  return parseDocument(html, PARSER_OPTIONS);
 }
+
+const PARSER_OPTIONS = { decodeEntities: true, lowerCaseAttributeNames: true };
 
 /** Bounds on one parse: a page over any of them is refused, not parsed. */
 export interface ParseLimits {
@@ -51,27 +57,83 @@ export class HtmlLimitError extends Error {
   }
 }
 
-/** A DOM builder that refuses trees deeper or larger than its limits as they are built. */
-class BoundedHandler extends DomHandler {
-  nodes = 0;
-  constructor(private readonly limits: ParseLimits) {
-    super(null, { withStartIndices: false, withEndIndices: false });
+/**
+ * Forwards the parser's events to `inner`, refusing a page nested deeper or with more nodes
+ * than `limits` as the events arrive. Nodes are counted as domhandler builds them (adjacent
+ * text is one node), so a streaming pass and a tree are bounded alike.
+ */
+class LimitedHandler implements StreamHandler {
+  private depth = 0;
+  private nodes = 0;
+  /** The last node was text (or a comment): more of it extends that node. */
+  private inText = false;
+  private inComment = false;
+  /** Per-attribute and per-tag-name events: a call each, so passed on only when listened to. */
+  readonly onattribute?: Handler["onattribute"];
+  readonly onopentagname?: Handler["onopentagname"];
+  constructor(private readonly inner: StreamHandler, private readonly limits: ParseLimits) {
+    if (inner.onattribute) this.onattribute = (...args) => inner.onattribute!(...args);
+    if (inner.onopentagname) this.onopentagname = (name) => inner.onopentagname!(name);
   }
-  override onopentag(name: string, attribs: Record<string, string>): void {
-    super.onopentag(name, attribs);
-    // tagStack holds the document too, so its length is the new element's depth + 1.
-    if (this.tagStack.length - 1 > this.limits.maxDepth) {
+  private count(): void {
+    this.inText = this.inComment = false;
+    if (++this.nodes > this.limits.maxNodes) {
+      throw new HtmlLimitError("maxNodes", `Page has more than ${this.limits.maxNodes} nodes`);
+    }
+  }
+  onparserinit(parser: Parser): void {
+    this.inner.onparserinit?.(parser);
+  }
+  onreset(): void {
+    this.inner.onreset?.();
+  }
+  onend(): void {
+    this.inner.onend?.();
+  }
+  onerror(error: Error): void {
+    this.inner.onerror?.(error);
+  }
+  onopentag(name: string, attribs: Record<string, string>, isImplied: boolean): void {
+    this.count();
+    if (++this.depth > this.limits.maxDepth) {
       throw new HtmlLimitError(
         "maxDepth",
         `Page nests elements deeper than ${this.limits.maxDepth} levels`,
       );
     }
+    this.inner.onopentag?.(name, attribs, isImplied);
   }
-  protected override addNode(node: ChildNode): void {
-    if (++this.nodes > this.limits.maxNodes) {
-      throw new HtmlLimitError("maxNodes", `Page has more than ${this.limits.maxNodes} nodes`);
-    }
-    super.addNode(node);
+  onclosetag(name: string, isImplied: boolean): void {
+    this.depth--;
+    this.inText = this.inComment = false;
+    this.inner.onclosetag?.(name, isImplied);
+  }
+  ontext(data: string): void {
+    if (!this.inText) this.count();
+    this.inText = true;
+    this.inner.ontext?.(data);
+  }
+  oncomment(data: string): void {
+    if (!this.inComment) this.count();
+    this.inComment = true;
+    this.inner.oncomment?.(data);
+  }
+  oncommentend(): void {
+    this.inComment = false;
+    this.inner.oncommentend?.();
+  }
+  oncdatastart(): void {
+    this.count();
+    this.inText = true;
+    this.inner.oncdatastart?.();
+  }
+  oncdataend(): void {
+    this.inText = false;
+    this.inner.oncdataend?.();
+  }
+  onprocessinginstruction(name: string, data: string): void {
+    this.count();
+    this.inner.onprocessinginstruction?.(name, data);
   }
 }
 
@@ -93,21 +155,23 @@ export function cooperative(sliceMs = 25): () => Promise<void> {
 }
 
 /**
- * Parses HTML like `parseHtml`, within `limits`: the text is parsed in slices with a pause
- * between them, so other requests are served meanwhile, and a page nested too deep, with
- * too many nodes or taking too long is refused with an `HtmlLimitError` as soon as it passes
- * the bound. The resulting tree is at most `maxDepth` deep, so walks of it stay bounded.
+ * Parses HTML like `parseHtml` within `limits`, without building a tree: `handler` hears
+ * htmlparser2's events (tags with their attributes, text, comments) as the parse goes. The
+ * text is parsed in slices with a pause between them, so other requests are served
+ * meanwhile, and a page nested too deep, with too many nodes or taking too long is refused
+ * with an `HtmlLimitError` as soon as it passes the bound. For a pass that only gathers a
+ * few elements: no tree of the whole page is allocated.
  */
-export async function parseHtmlBounded(
+export async function streamHtmlBounded(
   html: string,
+  handler: StreamHandler,
   limits: Partial<ParseLimits> = {},
-): Promise<Document> {
+): Promise<void> {
   const bounds = { ...DEFAULT_PARSE_LIMITS, ...limits };
-  const handler = new BoundedHandler(bounds);
-  const parser = new Parser(handler, { decodeEntities: true, lowerCaseAttributeNames: true });
+  const parser = new Parser(new LimitedHandler(handler, bounds), PARSER_OPTIONS);
   const started = performance.now();
   const yieldSoon = cooperative();
-  for (let at = 0; at < html.length; at += bounds.sliceChars) {
+  for (let at = 0; at < html.length;) {
     if (at > 0) await yieldSoon();
     if (performance.now() - started > bounds.maxMillis) {
       throw new HtmlLimitError(
@@ -115,9 +179,26 @@ export async function parseHtmlBounded(
         `Page took longer than ${bounds.maxMillis} ms to parse`,
       );
     }
-    parser.write(html.slice(at, at + bounds.sliceChars));
+    // A slice never ends between the two halves of a surrogate pair (a handler may encode
+    // each text it hears).
+    let end = Math.min(at + bounds.sliceChars, html.length);
+    if (end < html.length && /[\ud800-\udbff]/.test(html[end - 1])) end++;
+    parser.write(html.slice(at, end));
+    at = end;
   }
   parser.end();
+}
+
+/**
+ * `streamHtmlBounded` building the tree: the same document as `parseHtml`, at most
+ * `maxDepth` deep, so walks of it stay bounded.
+ */
+export async function parseHtmlBounded(
+  html: string,
+  limits: Partial<ParseLimits> = {},
+): Promise<Document> {
+  const handler = new DomHandler(null, { withStartIndices: false, withEndIndices: false });
+  await streamHtmlBounded(html, handler, limits);
   return handler.root;
 }
 
@@ -125,13 +206,27 @@ export async function parseHtmlBounded(
  * `parseHtmlBounded` for a route: a page over a limit becomes the route's 502 (`PARSE_ERROR`
  * for `/analyze` and `/inspect`) with the limit's message.
  */
-export async function parsePage(
+export function parsePage(
   html: string,
   code: ErrorCode = "PARSE_ERROR",
   limits: Partial<ParseLimits> = {},
 ): Promise<Document> {
+  return asRouteError(code, () => parseHtmlBounded(html, limits));
+}
+
+/** `streamHtmlBounded` for a route, a page over a limit being a 502 as in `parsePage`. */
+export function streamPage(
+  html: string,
+  handler: StreamHandler,
+  code: ErrorCode = "PARSE_ERROR",
+  limits: Partial<ParseLimits> = {},
+): Promise<void> {
+  return asRouteError(code, () => streamHtmlBounded(html, handler, limits));
+}
+
+async function asRouteError<T>(code: ErrorCode, parse: () => Promise<T>): Promise<T> {
   try {
-    return await parseHtmlBounded(html, limits);
+    return await parse();
   } catch (err) {
     if (err instanceof HtmlLimitError) throw new ApiError(code, err.message);
     throw err;
@@ -183,7 +278,10 @@ export function selectFirst(root: AnyNode | AnyNode[], selector: string): Elemen
 }
 
 /** An attribute's value, trimmed; null when absent or empty. */
-export function attr(el: Element | null | undefined, name: string): string | null {
+export function attr(
+  el: Pick<Element, "attribs"> | null | undefined,
+  name: string,
+): string | null {
   const value = el?.attribs[name]?.trim();
   return value ? value : null;
 }

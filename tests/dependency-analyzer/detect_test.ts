@@ -4,8 +4,10 @@ import {
   canonicalName,
   detectLibraries,
   identifyUrl,
+  selectorMatcher,
 } from "../../functions/dependency-analyzer/detect.ts";
-import { parseHtml } from "../../shared/net/html.ts";
+import { RULES } from "../../functions/dependency-analyzer/rules.ts";
+import { type Element, parseHtml, selectFirst, walk } from "../../shared/net/html.ts";
 
 Deno.test("a CDN URL and its versioned file name fold into one library with both rules", () => {
   const libs = detectLibraries({ urls: ["https://code.jquery.com/jquery-3.7.1.min.js"] });
@@ -105,4 +107,37 @@ Deno.test("identifyUrl prefers the most confident rule, then a versioned match",
   });
   assert.equal(identifyUrl("https://example.com/js/jquery-3.6.0.min.js")?.version, "3.6.0");
   assert.equal(identifyUrl("https://example.com/app.js"), null);
+});
+
+Deno.test("the streaming selector matcher picks what each selector rule's example selects", () => {
+  for (const rule of RULES.filter((r) => r.on === "selector")) {
+    // The example, then an element no rule wants: its first match must stay the one kept.
+    const doc = parseHtml(`${rule.example.input}<p class="x">y</p>`);
+    const run = selectorMatcher([rule])();
+    walk(doc, (n) => {
+      if (n.type === "tag" || n.type === "script" || n.type === "style") {
+        run.visit((n as Element).name, (n as Element).attribs);
+      }
+    });
+    const expected = selectFirst(doc, rule.selector!)!;
+    assert.deepEqual(run.selected.get(rule.id)?.attribs, expected.attribs, rule.id);
+    assert.equal(run.selected.get(rule.id)?.name, expected.name, rule.id);
+  }
+  const run = selectorMatcher(RULES)();
+  run.visit("div", { class: "app", id: "main" });
+  run.visit("p", {});
+  assert.equal(run.selected.size, 0, "elements without the rules' attributes match none");
+  run.visit("astro-island", {});
+  assert.deepEqual(
+    [...run.selected.keys()],
+    ["astro-island"],
+    "a tag-name selector needs no attribute",
+  );
+});
+
+Deno.test("a selector rule with a combinator is refused: one element is tested, not its ancestors", () => {
+  assert.throws(
+    () => selectorMatcher([{ ...RULES.find((r) => r.on === "selector")!, selector: "div > p" }]),
+    /combinator/,
+  );
 });

@@ -1,4 +1,4 @@
-/** The literal prefilter: which literals occur, case-insensitively, overlaps included. */
+/** The literal prefilter: which literals occur and where, case-insensitively, overlaps included. */
 import assert from "node:assert/strict";
 import { LiteralIndex } from "../../functions/dependency-analyzer/literal_index.ts";
 
@@ -12,16 +12,16 @@ Deno.test("finds every literal that occurs, overlapping and nested ones too", ()
     "query.min",
     "wp-content/",
   ]);
-  assert.deepEqual([...index.find("ushers load JQUERY.MIN.js from /WP-Content/x")].sort(), [
-    0,
-    1,
-    3,
-    4,
-    5,
-    6,
-  ]);
-  assert.deepEqual([...index.find("nothing to see")], []);
-  assert.deepEqual([...index.find("")], []);
+  const text = "ushers load JQUERY.MIN.js from /WP-Content/x; jquery again";
+  const found = index.find(text);
+  assert.deepEqual([...found.keys()].sort(), [0, 1, 3, 4, 5, 6]);
+  // Where each occurrence ends: "she" and "he" in "ushers", both "jquery"s.
+  assert.deepEqual(found.get(1), [4]);
+  assert.deepEqual(found.get(0), [4]);
+  assert.deepEqual(found.get(4), [18, text.length - 6]);
+  assert.deepEqual(found.get(6), [43]);
+  assert.deepEqual([...index.find("nothing to see").keys()], []);
+  assert.deepEqual([...index.find("").keys()], []);
 });
 
 Deno.test("matches the brute-force answer on random texts", () => {
@@ -33,9 +33,18 @@ Deno.test("matches the brute-force answer on random texts", () => {
   const index = new LiteralIndex(literals);
   for (let t = 0; t < 50; t++) {
     const text = word(60);
-    const expected = new Set(
-      literals.map((l, i) => (text.toLowerCase().includes(l) ? i : -1)).filter((i) => i >= 0),
+    const lower = text.toLowerCase();
+    const expected = new Map<number, number[]>();
+    literals.forEach((l, id) => {
+      for (let at = lower.indexOf(l); at >= 0; at = lower.indexOf(l, at + 1)) {
+        expected.set(id, [...expected.get(id) ?? [], at + l.length]);
+      }
+    });
+    const found = index.find(text);
+    assert.deepEqual(
+      new Map([...found].sort((a, b) => a[0] - b[0])),
+      new Map([...expected].sort((a, b) => a[0] - b[0])),
+      text,
     );
-    assert.deepEqual(index.find(text), expected, text);
   }
 });

@@ -29,11 +29,32 @@ Deno.test("required literals: longest run, per alternative, through a required g
   assert.deepEqual(requiredLiterals("<[^>]+(?:assets|images)\\.ctfassets"), [".ctfassets"]);
   assert.deepEqual(requiredLiterals("<[^>]+(?:assets|images)\\.(?:a|b)"), ["assets", "images"]);
   assert.equal(requiredLiterals("ab|c"), null, "an alternative without a literal");
-  assert.deepEqual(requiredLiterals("jquerys?\\.js"), ["jquery"], "an optional char ends a run");
+  assert.deepEqual(
+    requiredLiterals("jquerys?\\.js"),
+    ["jquery.js", "jquerys.js"],
+    "both spellings",
+  );
+  assert.deepEqual(requiredLiterals("jquerys*\\.js"), ["jquery"], "a repeated char ends a run");
   // A long literal keeps its most telling 16 characters, not the markup every page has.
   assert.deepEqual(requiredLiterals('<a href="http://www\\.tsoft\\.com\\.tr" target'), [
     "www.tsoft.com.tr",
   ]);
+});
+
+Deno.test("required literals: the one fewest pages hold, not markup every page has", () => {
+  // Each of these ran over all of a 500 KiB page (its literal was `class="`, `href=`...).
+  assert.deepEqual(requiredLiterals('<[^>]+class="[^"]*(?:uk-container|uk-section)'), [
+    "uk-container",
+    "uk-section",
+  ]);
+  assert.deepEqual(requiredLiterals(`<div class=["']dynamicDiv["'] id=["']dd\\.\\d`), [
+    "dynamicdiv",
+  ]);
+  assert.deepEqual(requiredLiterals(`<(?:link|a)[^>]+href=["']wss?://`), ["ws://", "wss://"]);
+  assert.deepEqual(
+    requiredLiterals('<[^>]+ class ?= ?"(?:e-control|[^"]+ e-control)(?: )[^"]* e-lib\\b'),
+    ["e-control", " e-control"],
+  );
 });
 
 Deno.test("version templates: back references and the ternary form", () => {

@@ -4,6 +4,7 @@ import {
   attr,
   DEFAULT_PARSE_LIMITS,
   documentBase,
+  type Element,
   HtmlLimitError,
   parseHtml,
   parseHtmlBounded,
@@ -12,6 +13,8 @@ import {
   resolveUrl,
   select,
   selectFirst,
+  streamHtmlBounded,
+  streamPage,
   text,
   walk,
 } from "../../../shared/net/html.ts";
@@ -63,6 +66,55 @@ Deno.test("parseHtmlBounded builds the same tree as parseHtml within the limits"
   assert.equal(select(doc, "p").length, 2);
   assert.equal(readableText(doc), readableText(parseHtml(PAGE)));
 });
+
+Deno.test("streamHtmlBounded reports the tags, attributes and text the tree holds", async () => {
+  const tags: string[] = [];
+  let scriptText = "";
+  let inScript = false;
+  await streamHtmlBounded(PAGE, {
+    onopentag(name, attribs) {
+      tags.push(attribs.src ? `${name}[src=${attribs.src}]` : name);
+      inScript = name === "script";
+    },
+    ontext(data) {
+      if (inScript) scriptText += data;
+    },
+    onclosetag() {
+      inScript = false;
+    },
+  }, { sliceChars: 7 });
+  const tree: string[] = [];
+  walk(parseHtml(PAGE), (n: AnyNode) => {
+    if (n.type === "tag" || n.type === "script" || n.type === "style") {
+      const el = n as Element;
+      tree.push(el.attribs.src ? `${el.name}[src=${el.attribs.src}]` : el.name);
+    }
+  });
+  assert.deepEqual(tags, tree);
+  // Split across slices, the script's raw text still arrives whole.
+  assert.equal(scriptText, 'var x = "<b>not text</b>";');
+});
+
+Deno.test("a stream and a tree count nodes alike: maxNodes holds at the same bound", async () => {
+  // 3 × (p, text, comment) = 9 nodes: text split across slices is still one node.
+  const page = "<p>some text</p><!-- a comment -->".repeat(3);
+  for (const parse of [(l: object) => parseHtmlBounded(page, l), streamOnly(page)]) {
+    await parse({ maxNodes: 9, sliceChars: 3 });
+    await assert.rejects(
+      () => parse({ maxNodes: 8, sliceChars: 3 }),
+      (err: unknown) => err instanceof HtmlLimitError && err.limit === "maxNodes",
+    );
+  }
+  await assert.rejects(
+    () => streamPage(nested(5_000), {}),
+    (err: unknown) => err instanceof ApiError && err.code === "PARSE_ERROR",
+  );
+});
+
+/** A streaming parse of `page` that listens to nothing. */
+function streamOnly(page: string) {
+  return (limits: object) => streamHtmlBounded(page, {}, limits);
+}
 
 Deno.test("a page nested deeper than maxDepth is refused as soon as it passes the bound", async () => {
   const started = performance.now();
