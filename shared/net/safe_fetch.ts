@@ -413,13 +413,13 @@ function timings(
   };
 }
 
-/** First buffer for a body of unknown length (doubled as it fills, up to the cap). */
+/** First buffer for a body of unknown length (doubled as it fills). */
 const INITIAL_BODY_BYTES = 64 * 1024;
 
 /**
  * Streams the body through its decoder, failing as soon as the cap is passed. Chunks are
- * copied into one buffer as they arrive, sized by `Content-Length` when the body is not
- * encoded, so a page is held once (not once in chunks and again joined).
+ * copied into one buffer as they arrive (sized by `Content-Length` when the body is not
+ * encoded, else grown as needed), so a page is held once, not once in chunks and again joined.
  */
 async function readBody(
   net: NodeNet,
@@ -433,10 +433,8 @@ async function readBody(
   const stream = decoder ? res.pipe(decoder) : res;
   if (decoder) res.on("error", (err) => decoder.destroy(err));
   const declared = decoder ? NaN : Number(res.headers["content-length"]);
-  let body = new Uint8Array(
-    Number.isSafeInteger(declared) && declared >= 0
-      ? Math.min(declared, maxBytes)
-      : Math.min(INITIAL_BODY_BYTES, maxBytes),
+  let buffer = new ArrayBuffer(
+    Math.min(maxBytes, Number.isSafeInteger(declared) ? declared : INITIAL_BODY_BYTES),
   );
   let size = 0;
   for await (const chunk of stream as AsyncIterable<Uint8Array>) {
@@ -444,17 +442,13 @@ async function readBody(
       decoder?.destroy();
       throw new FetchRefused(`Response body exceeds ${maxBytes} bytes`);
     }
-    if (size + chunk.length > body.length) {
-      const grown = new Uint8Array(
-        Math.min(maxBytes, Math.max(2 * body.length, size + chunk.length)),
-      );
-      grown.set(body.subarray(0, size));
-      body = grown;
+    if (size + chunk.length > buffer.byteLength) {
+      buffer = buffer.transfer(Math.min(maxBytes, Math.max(2 * size, size + chunk.length)));
     }
-    body.set(chunk, size);
+    new Uint8Array(buffer, size).set(chunk);
     size += chunk.length;
   }
-  return { body: size === body.length ? body : body.slice(0, size), encodedBytes };
+  return { body: new Uint8Array(buffer, 0, size), encodedBytes };
 }
 
 function decompressor({ zlib }: NodeNet, encoding: string | null) {
