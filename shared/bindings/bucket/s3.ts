@@ -11,6 +11,7 @@ import {
   ListObjectsCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
+import { FetchHttpHandler } from "@smithy/fetch-http-handler";
 import {
   DEFAULT_CONTENT_TYPE,
   type GetOptions,
@@ -45,9 +46,6 @@ export interface S3Settings {
   timeouts?: S3Timeouts;
 }
 
-/** The longest wait for a connection to the store. */
-const CONNECT_TIMEOUT_MS = 5_000;
-
 /** Part size of multipart uploads: S3's minimum, so memory stays small. */
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
 /** S3's limit on the parts of one upload. */
@@ -63,11 +61,13 @@ const HEAD_CONCURRENCY = 8;
 
 /**
  * A client set up for S3-compatible stores: checksums only where the API requires them (many
- * stores, s3rver among them, reject the SDK's default CRC trailers) and a connect timeout so a
- * store that is down fails fast. The calls' own deadlines are set per call (./s3_deadline.ts).
+ * stores, s3rver among them, reject the SDK's default CRC trailers), over the runtime's own
+ * `fetch` rather than the SDK's default `node:http` handler: under Deno that handler parses
+ * HTTP in JavaScript and copies every body chunk into a web stream, which halved GET /object's
+ * throughput (bench/object_download.ts). A store that is down fails fast (connection refused);
+ * one that never answers is bounded by each call's deadline (./s3_deadline.ts).
  */
 export function createS3Client(settings: S3Settings): S3Client {
-  const { requestMs } = settings.timeouts ?? DEFAULT_S3_TIMEOUTS;
   return new S3Client({
     endpoint: settings.endpoint,
     region: settings.region,
@@ -76,7 +76,7 @@ export function createS3Client(settings: S3Settings): S3Client {
     maxAttempts: settings.maxAttempts,
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
-    requestHandler: { connectionTimeout: Math.min(CONNECT_TIMEOUT_MS, requestMs) },
+    requestHandler: new FetchHttpHandler(),
   });
 }
 
