@@ -9,7 +9,9 @@
  * - the pass-through versus `GetObject` with the raw SDK from this process: what the hop costs;
  * - in this process, the same `GetObject` body read plain versus through the per-read idle
  *   deadline the adapter puts on it (shared/bindings/bucket/s3_deadline.ts `idleLimit`), which
- *   isolates the deadline's own cost from the HTTP hop.
+ *   isolates the deadline's own cost from the HTTP hop. In the service it costs more than this:
+ *   the pass-through hands Deno.serve the `fetch` body, which it pipes natively, while any
+ *   JavaScript stream in between (the deadline's) makes the server pass each chunk through JS.
  * Best of `BENCH_ROUNDS` (default 3, 1 with `BENCH_QUICK=1`) alternating rounds; size
  * `BENCH_DOWNLOAD_MB` (default 256, 64 with `BENCH_QUICK=1`).
  */
