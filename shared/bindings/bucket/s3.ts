@@ -11,6 +11,8 @@ import {
   ListObjectsCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
+import { FetchHttpHandler } from "@smithy/fetch-http-handler";
+import { NodeHttpHandler } from "@smithy/node-http-handler";
 import {
   DEFAULT_CONTENT_TYPE,
   type GetOptions,
@@ -45,7 +47,7 @@ export interface S3Settings {
   timeouts?: S3Timeouts;
 }
 
-/** The longest wait for a connection to the store. */
+/** The longest wait for a connection to the store (over `node:http`: see SplitHandler). */
 const CONNECT_TIMEOUT_MS = 5_000;
 
 /** Part size of multipart uploads: S3's minimum, so memory stays small. */
@@ -63,8 +65,8 @@ const HEAD_CONCURRENCY = 8;
 
 /**
  * A client set up for S3-compatible stores: checksums only where the API requires them (many
- * stores, s3rver among them, reject the SDK's default CRC trailers) and a connect timeout so a
- * store that is down fails fast. The calls' own deadlines are set per call (./s3_deadline.ts).
+ * stores, s3rver among them, reject the SDK's default CRC trailers), and two transports
+ * ({@link SplitHandler}). The calls' own deadlines are set per call (./s3_deadline.ts).
  */
 export function createS3Client(settings: S3Settings): S3Client {
   const { requestMs } = settings.timeouts ?? DEFAULT_S3_TIMEOUTS;
@@ -76,8 +78,51 @@ export function createS3Client(settings: S3Settings): S3Client {
     maxAttempts: settings.maxAttempts,
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
-    requestHandler: { connectionTimeout: Math.min(CONNECT_TIMEOUT_MS, requestMs) },
+    requestHandler: new SplitHandler(
+      new FetchHttpHandler(),
+      new NodeHttpHandler({ connectionTimeout: Math.min(CONNECT_TIMEOUT_MS, requestMs) }),
+    ),
   });
+}
+
+type Request = Parameters<FetchHttpHandler["handle"]>[0];
+type RequestOptions = Parameters<FetchHttpHandler["handle"]>[1];
+
+/**
+ * GET and HEAD over the runtime's `fetch`, the rest (PUT and POST with bodies, DELETE) over the
+ * SDK's default `node:http` handler. Why (bench/object_download.ts, bench/object_upload.ts):
+ * under Deno, `node:http` parses responses in JavaScript and copies every body chunk into a web
+ * stream, which halved `GET /object`'s throughput; but `fetch` sending the 5 MiB part buffers
+ * took twice the service's CPU and RSS growth of `node:http` per upload. A store that is down
+ * refuses connections at once either way; `node:http` also gives up connecting after 5 s.
+ */
+class SplitHandler {
+  readonly #down: FetchHttpHandler;
+  readonly #up: NodeHttpHandler;
+
+  constructor(down: FetchHttpHandler, up: NodeHttpHandler) {
+    this.#down = down;
+    this.#up = up;
+  }
+
+  handle(request: Request, options?: RequestOptions) {
+    const bodiless = request.method === "GET" || request.method === "HEAD";
+    return bodiless ? this.#down.handle(request, options) : this.#up.handle(request, options);
+  }
+
+  updateHttpClientConfig(key: never, value: never): void {
+    this.#down.updateHttpClientConfig(key, value);
+    this.#up.updateHttpClientConfig(key, value);
+  }
+
+  httpHandlerConfigs() {
+    return this.#up.httpHandlerConfigs();
+  }
+
+  destroy(): void {
+    this.#down.destroy();
+    this.#up.destroy();
+  }
 }
 
 /** The part size of a bucket whose largest object is `maxObjectBytes`. */

@@ -102,7 +102,26 @@ Deno.test("idleLimit fails a stalled read, and waits on a slow reader", async ()
     total += value.byteLength;
   }
   assert.equal(total, 3 * 1024 * 1024);
+
+  // Reads that each take most of the limit, and together several times it, are not cut off:
+  // the limit is per read, not since the first one.
+  let sent = 0;
+  const unhurried = new ReadableStream<Uint8Array>({
+    pull: async (c) => {
+      await new Promise((r) => setTimeout(r, 120));
+      if (sent++ < 6) c.enqueue(new Uint8Array(1));
+      else c.close();
+    },
+  }, { highWaterMark: 0 });
+  assert.equal(await byteCount(idleLimit(unhurried, 300, "Body")), 6);
+  // The last chunk came, then the stream ended: no timer is left behind (the test sanitizer).
 });
+
+async function byteCount(stream: ReadableStream<Uint8Array>): Promise<number> {
+  let n = 0;
+  for await (const chunk of stream) n += chunk.byteLength;
+  return n;
+}
 
 Deno.test("a store that accepts and never answers: every operation passes its deadline", () =>
   withBucket(startSilentStore(), async (bucket) => {
