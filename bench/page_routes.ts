@@ -139,6 +139,8 @@ interface Subject {
   server?: ChildServer;
   url: string;
   idleRss: number;
+  /** RSS after the first request and the warm-up (modules loaded, rules compiled, JIT warm). */
+  warmRss: number;
   peakRss: number;
   first: number;
   samples: number[];
@@ -168,13 +170,23 @@ async function prepare(
     server = await spawnServer(args, env);
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
-    return { name, url: "", idleRss: NaN, peakRss: NaN, first: NaN, samples: [], error };
+    return {
+      name,
+      url: "",
+      idleRss: NaN,
+      warmRss: NaN,
+      peakRss: NaN,
+      first: NaN,
+      samples: [],
+      error,
+    };
   }
   const subject: Subject = {
     name,
     server,
     url: `${server.origin}${pathAndQuery}`,
     idleRss: rssBytes(server.pid),
+    warmRss: NaN,
     peakRss: 0,
     first: NaN,
     samples: [],
@@ -190,6 +202,7 @@ async function prepare(
   }
   try {
     await load(subject.url, WARMUP);
+    subject.warmRss = rssBytes(server.pid);
   } catch (err) {
     subject.error = err instanceof Error ? err.message : String(err);
   }
@@ -259,6 +272,8 @@ export async function run(): Promise<BenchRow[]> {
       median: percentile(baseline.samples, 50),
       p99: percentile(baseline.samples, 99),
       rss: (baseline.peakRss - baseline.idleRss) / MiB,
+      loading: (baseline.warmRss - baseline.idleRss) / MiB,
+      steady: (baseline.peakRss - baseline.warmRss) / MiB,
     };
     for (const route of ROUTES) {
       const s = subjects.find((x) => x.name === route.slug)!;
@@ -270,6 +285,8 @@ export async function run(): Promise<BenchRow[]> {
       const median = percentile(s.samples, 50);
       const p99 = percentile(s.samples, 99);
       const rss = (s.peakRss - s.idleRss) / MiB;
+      const loading = (s.warmRss - s.idleRss) / MiB;
+      const steady = (s.peakRss - s.warmRss) / MiB;
       rows.push(
         {
           measure: `${label}: median latency`,
@@ -305,6 +322,28 @@ export async function run(): Promise<BenchRow[]> {
             `${(baseline.idleRss / MiB).toFixed(0)} MiB); includes modules loaded on first use; ` +
             "most of it is V8 growing its heap before collecting (the fetch-only baseline " +
             "grows too), not memory kept per request",
+        },
+        {
+          measure: `${label}: RSS growth over loading and warm-up`,
+          unit: "MiB",
+          project: loading,
+          baseline: base.loading,
+          ratio: loading / base.loading,
+          target: "info",
+          pass: true,
+          note: `RSS after the first request and the ${WARMUP} warm-up requests minus RSS when ` +
+            "idle after start-up: modules loaded on first use, rules compiled, JIT warm",
+        },
+        {
+          measure: `${label}: RSS growth over the measured rounds`,
+          unit: "MiB",
+          project: steady,
+          baseline: base.steady,
+          ratio: steady / base.steady,
+          target: "info",
+          pass: true,
+          note: "peak RSS during the measured rounds minus RSS after the warm-up: the heap " +
+            "growing from per-request garbage (V8's young generation up to its maximum)",
         },
         {
           measure: `${label}: first request after start`,

@@ -197,6 +197,9 @@ export function selectorMatcher(rules: readonly Rule[] = RULES) {
   }
   return () => {
     const selected = new Map<string, Element>();
+    // Tests read one element each: a page's thousands of elements share this one, and only
+    // an element that matched is kept (as its own Element).
+    const probe = new Element("", {});
     let el: Element | null = null;
     const run = (
       tests: SelectorTest[] | undefined,
@@ -205,14 +208,17 @@ export function selectorMatcher(rules: readonly Rule[] = RULES) {
     ) => {
       if (!tests) return;
       for (const { id, test } of tests) {
+        if (selected.has(id) || !test(probe)) continue;
         el ??= new Element(name, attribs);
-        if (!selected.has(id) && test(el)) selected.set(id, el);
+        selected.set(id, el);
       }
     };
     return {
       selected,
       visit(name: string, attribs: Record<string, string>) {
         el = null;
+        probe.name = name;
+        probe.attribs = attribs;
         run(always, name, attribs);
         run(byTag.get(name), name, attribs);
         for (const attribute in attribs) run(byAttribute.get(attribute), name, attribs);

@@ -45,6 +45,11 @@ export class LiteralIndex {
   /** The number of literals. */
   readonly size: number;
 
+  /** Bytes of the typed tables (transitions and end marks), for memory figures. */
+  get tableBytes(): number {
+    return this.next.byteLength + this.ends.byteLength;
+  }
+
   /** Builds the automaton over `literals` (ids are their indexes). */
   constructor(literals: readonly string[]) {
     this.size = literals.length;

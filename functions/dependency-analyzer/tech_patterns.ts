@@ -11,19 +11,29 @@
  */
 
 /** A compiled pattern. */
-export interface TechPattern {
-  /** The pattern as written (without its `\;` attributes), for evidence. */
-  source: string;
-  regex: RegExp;
+export class TechPattern {
+  #regex: RegExp | undefined;
+  constructor(
+    /** The pattern as written (without its `\;` attributes), for evidence. */
+    readonly source: string,
+    /**
+     * Lowercase texts one of which every match contains (≥ 3 chars each: one per top-level
+     * alternative), or null when none could be derived.
+     */
+    readonly literals: string[] | null,
+    /** `\;version:` template (`\1`, `\1?a:b`), "" when none. */
+    readonly version: string,
+    /** `\;confidence:`, default 100. */
+    readonly confidence: number,
+  ) {}
+
   /**
-   * Lowercase texts one of which every match contains (≥ 3 chars each: one per top-level
-   * alternative), or null when none could be derived.
+   * Built on first use and kept: most of the rule set's thousands of patterns never run on a
+   * given page (their literal is not there), so they need no RegExp object.
    */
-  literals: string[] | null;
-  /** `\;version:` template (`\1`, `\1?a:b`), "" when none. */
-  version: string;
-  /** `\;confidence:`, default 100. */
-  confidence: number;
+  get regex(): RegExp {
+    return this.#regex ??= new RegExp(boundQuantifiers(this.source), "i");
+  }
 }
 
 /** Longest literal kept for the prefilter (a longer one only costs automaton states). */
@@ -45,13 +55,13 @@ export function compilePattern(raw: string | number): TechPattern | null {
     if (key === "version") version = value;
     if (key === "confidence") confidence = Number.parseInt(value, 10) || 0;
   }
-  let regex: RegExp;
   try {
-    regex = new RegExp(boundQuantifiers(source), "i");
+    // Only checked here; the pattern builds its own when it first runs (see `regex`).
+    new RegExp(boundQuantifiers(source), "i");
   } catch {
     return null;
   }
-  return { source, regex, literals: requiredLiterals(source), version, confidence };
+  return new TechPattern(source, requiredLiterals(source), version, confidence);
 }
 
 /** `+` → `{1,250}` and `*` → `{0,250}` where they are quantifiers (not escaped, not in `[]`). */

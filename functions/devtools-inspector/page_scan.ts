@@ -87,6 +87,9 @@ const SOURCES = new Map<string, [number, string][]>();
   SOURCES.set(tag, [...SOURCES.get(tag) ?? [], [group, attribute]]);
 });
 
+/** Most elements load nothing: one shared empty list, not one per element. */
+const NO_SOURCES: readonly [number, string][] = [];
+
 /** An attribute's value, trimmed; null when absent or empty. */
 function attr(attribs: Record<string, string>, name: string): string | null {
   const value = attribs[name]?.trim();
@@ -152,7 +155,7 @@ class Scanner implements StreamHandler {
   private element(name: string, attribs: Record<string, string>): Open {
     const s = this.scan;
     s.elements++;
-    for (const [group, attribute] of SOURCES.get(name) ?? []) {
+    for (const [group, attribute] of SOURCES.get(name) ?? NO_SOURCES) {
       const url = attr(attribs, attribute);
       if (url) this.sources[group].push(url);
     }

@@ -413,7 +413,14 @@ function timings(
   };
 }
 
-/** Streams the body through its decoder, failing as soon as the cap is passed. */
+/** First buffer for a body of unknown length (doubled as it fills). */
+const INITIAL_BODY_BYTES = 64 * 1024;
+
+/**
+ * Streams the body through its decoder, failing as soon as the cap is passed. Chunks are
+ * copied into one buffer as they arrive (sized by `Content-Length` when the body is not
+ * encoded, else grown as needed), so a page is held once, not once in chunks and again joined.
+ */
 async function readBody(
   net: NodeNet,
   res: http.IncomingMessage,
@@ -425,23 +432,23 @@ async function readBody(
   const decoder = decompressor(net, encoding);
   const stream = decoder ? res.pipe(decoder) : res;
   if (decoder) res.on("error", (err) => decoder.destroy(err));
-  const chunks: Uint8Array[] = [];
+  const declared = decoder ? NaN : Number(res.headers["content-length"]);
+  let buffer = new ArrayBuffer(
+    Math.min(maxBytes, Number.isSafeInteger(declared) ? declared : INITIAL_BODY_BYTES),
+  );
   let size = 0;
   for await (const chunk of stream as AsyncIterable<Uint8Array>) {
-    size += chunk.length;
-    if (size > maxBytes) {
+    if (size + chunk.length > maxBytes) {
       decoder?.destroy();
       throw new FetchRefused(`Response body exceeds ${maxBytes} bytes`);
     }
-    chunks.push(chunk);
+    if (size + chunk.length > buffer.byteLength) {
+      buffer = buffer.transfer(Math.min(maxBytes, Math.max(2 * size, size + chunk.length)));
+    }
+    new Uint8Array(buffer, size).set(chunk);
+    size += chunk.length;
   }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return { body, encodedBytes };
+  return { body: new Uint8Array(buffer, 0, size), encodedBytes };
 }
 
 function decompressor({ zlib }: NodeNet, encoding: string | null) {
