@@ -247,26 +247,6 @@ export function walk(root: AnyNode, visit: (node: AnyNode) => boolean | void): v
   }
 }
 
-/**
- * `walk`, yielding to other requests through `yieldSoon` (see `cooperative`) every
- * `every` nodes, for walks of large pages.
- */
-export async function walkCooperatively(
-  root: AnyNode,
-  visit: (node: AnyNode) => boolean | void,
-  yieldSoon: () => Promise<void>,
-  every = 512,
-): Promise<void> {
-  const stack: AnyNode[] = [root];
-  for (let n = 1; stack.length > 0; n++) {
-    if (n % every === 0) await yieldSoon();
-    const node = stack.pop()!;
-    if (visit(node) === false) continue;
-    const children = (node as ParentNode).children;
-    if (children) { for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]); }
-  }
-}
-
 /** Every element under `root` that matches a CSS selector, in document order. */
 export function select(root: AnyNode | AnyNode[], selector: string): Element[] {
   return selectAll(selector, root);
