@@ -12,6 +12,7 @@
  * are copied once, from the socket into the consumer's buffer.
  */
 import { ApiError, payloadTooLarge } from "./errors.ts";
+import { idleWatch } from "./idle_watch.ts";
 
 /**
  * The longest a request body may go without a byte (a stalled upload holds its handler, and a
@@ -159,52 +160,39 @@ function limitedReader(
   }
   const readSource = sourceReader(source);
   let received = 0;
+  // A stall cancels the source, which settles the pending read (as done): `end()` tells.
+  const watch = idleWatch(idleMs, () => readSource.cancel().catch(() => {}));
   const body = {
     async read(view: Uint8Array<ArrayBuffer>): Promise<ReadInto> {
-      let result: ReadInto;
+      let result: ReadInto | undefined;
+      watch.start();
       try {
-        result = await readWithin(readSource(view), idleMs, () => readSource.cancel());
-      } catch (err) {
-        throw body.failure = err instanceof BodyStalledError
-          ? err
-          : new ApiError("INVALID_INPUT", BODY_READ_FAILED);
+        result = await readSource(view);
+      } catch {
+        // handled below, once it is known whether the watch cancelled the read
       }
+      if (!watch.end()) throw body.failure = new BodyStalledError(idleMs);
+      if (!result) {
+        watch.stop();
+        throw body.failure = new ApiError("INVALID_INPUT", BODY_READ_FAILED);
+      }
+      if (result.done) watch.stop();
       received += result.chunk?.byteLength ?? 0;
       if (received > maxBytes) {
         // Stop the client's upload rather than read the rest for nothing.
+        watch.stop();
         readSource.cancel().catch(() => {});
         throw body.failure = payloadTooLarge(subject, maxBytes);
       }
       return result;
     },
-    cancel: readSource.cancel,
+    cancel: (reason?: unknown) => {
+      watch.stop();
+      return readSource.cancel(reason);
+    },
     failure: undefined as ApiError | undefined,
   };
   return body;
-}
-
-/**
- * `read` of a body, failing with {@link BodyStalledError} (and cancelling the body through
- * `cancel`) when it does not settle within `idleMs`.
- */
-async function readWithin<T>(
-  read: Promise<T>,
-  idleMs: number,
-  cancel: () => Promise<void>,
-): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stalled = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      // Rejected first: cancelling settles the pending read (as done), which must not win.
-      reject(new BodyStalledError(idleMs));
-      cancel().catch(() => {});
-    }, idleMs);
-  });
-  try {
-    return await Promise.race([read, stalled]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** What a read into a view gave: the filled part of the view (its buffer possibly moved). */

@@ -4,6 +4,8 @@
  * SDK only bounds connecting. Every call gets a total deadline (retries included), and a
  * response body read after its call returned an idle limit per read.
  */
+import { idleWatch } from "../../contract/idle_watch.ts";
+
 /** How long S3 calls may take (from `S3_TIMEOUT_MS` / `S3_PART_TIMEOUT_MS`). */
 export interface S3Timeouts {
   /**
@@ -55,10 +57,8 @@ export async function withDeadline<T>(
 /**
  * `source` with a limit on each read: when the source takes longer than `ms` to give the next
  * chunk, it is cancelled and the stream fails with {@link S3TimeoutError}. Time the consumer
- * spends not reading (a slow client) does not count: reads happen only when it asks.
- * One timer checks the pending read's start time, re-armed only when it fires, rather than a
- * timer and a promise race per chunk: those cost a third more CPU than the bytes themselves
- * on a fast store (bench/object_download.ts).
+ * spends not reading (a slow client) does not count: reads happen only when it asks
+ * (the shared {@link idleWatch}).
  */
 export function idleLimit(
   source: ReadableStream<Uint8Array>,
@@ -67,52 +67,35 @@ export function idleLimit(
 ): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   let controller: ReadableStreamDefaultController<Uint8Array>;
-  let readSince = 0; // when the pending read started; 0 when none is pending
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stopTimer = () => {
-    clearTimeout(timer);
-    timer = undefined;
-  };
-  const check = () => {
-    timer = undefined;
-    if (!readSince) return; // the next read arms it again
-    const left = readSince + ms - performance.now();
-    if (left > 0) {
-      timer = setTimeout(check, left);
-      return;
-    }
+  const watch = idleWatch(ms, () => {
     const err = new S3TimeoutError(operation, ms);
-    readSince = 0;
     controller.error(err);
     reader.cancel(err).catch(() => {});
-  };
+  });
   return new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;
     },
     async pull() {
-      readSince = performance.now();
-      timer ??= setTimeout(check, ms);
+      watch.start();
       let result;
       try {
         result = await reader.read();
       } catch (err) {
-        stopTimer();
-        if (readSince) controller.error(err);
+        watch.stop();
+        if (watch.end()) controller.error(err);
         return;
       }
-      if (!readSince) return; // failed by the timer meanwhile
-      readSince = 0;
+      if (!watch.end()) return; // failed by the watch meanwhile
       if (result.done) {
-        stopTimer();
+        watch.stop();
         controller.close();
       } else {
         controller.enqueue(result.value);
       }
     },
     cancel(reason) {
-      stopTimer();
-      readSince = 0;
+      watch.stop();
       return reader.cancel(reason);
     },
   }, { highWaterMark: 0 });
