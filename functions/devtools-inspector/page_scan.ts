@@ -6,6 +6,7 @@
  * parser's tree is built from, so the figures are the same.
  */
 import {
+  attribute,
   collapse,
   type ParseLimits,
   type StreamHandler,
@@ -90,12 +91,6 @@ const SOURCES = new Map<string, [number, string][]>();
 /** Most elements load nothing: one shared empty list, not one per element. */
 const NO_SOURCES: readonly [number, string][] = [];
 
-/** An attribute's value, trimmed; null when absent or empty. */
-function attr(attribs: Record<string, string>, name: string): string | null {
-  const value = attribs[name]?.trim();
-  return value ? value : null;
-}
-
 /** URLs of a `srcset` (each candidate's first token). */
 function srcsetUrls(srcset: string | null): string[] {
   return (srcset ?? "").split(",").map((c) => c.trim().split(/\s+/)[0]).filter(Boolean);
@@ -155,13 +150,13 @@ class Scanner implements StreamHandler {
   private element(name: string, attribs: Record<string, string>): Open {
     const s = this.scan;
     s.elements++;
-    for (const [group, attribute] of SOURCES.get(name) ?? NO_SOURCES) {
-      const url = attr(attribs, attribute);
+    for (const [group, urlAttribute] of SOURCES.get(name) ?? NO_SOURCES) {
+      const url = attribute(attribs, urlAttribute);
       if (url) this.sources[group].push(url);
     }
     switch (name) {
       case "html":
-        if (!this.htmlSeen) s.lang = attr(attribs, "lang");
+        if (!this.htmlSeen) s.lang = attribute(attribs, "lang");
         this.htmlSeen = true;
         return "other";
       case "title":
@@ -172,13 +167,13 @@ class Scanner implements StreamHandler {
       case "base":
         if (!this.baseSeen && "href" in attribs) {
           this.baseSeen = true;
-          s.baseHref = attr(attribs, "href");
+          s.baseHref = attribute(attribs, "href");
         }
         return "other";
       case "meta": {
-        const content = attr(attribs, "content");
-        const httpEquiv = attr(attribs, "http-equiv");
-        const metaName = attr(attribs, "name");
+        const content = attribute(attribs, "content");
+        const httpEquiv = attribute(attribs, "http-equiv");
+        const metaName = attribute(attribs, "name");
         if (content !== null && (httpEquiv ?? metaName) !== null) {
           s.metas.push({ httpEquiv, name: metaName, content });
         }
@@ -187,21 +182,21 @@ class Scanner implements StreamHandler {
       case "script": {
         if (!runsAsScript(attribs)) return "other";
         s.scripts++;
-        const src = attr(attribs, "src");
+        const src = attribute(attribs, "src");
         if (src === null) {
           s.inlineScripts++;
           return "script";
         }
-        s.scriptSources.push({ src, integrity: attr(attribs, "integrity") });
+        s.scriptSources.push({ src, integrity: attribute(attribs, "integrity") });
         return "other";
       }
       case "style":
         s.inlineStyles++;
         return "style";
       case "link":
-        if ((attr(attribs, "rel") ?? "").toLowerCase().split(/\s+/).includes("stylesheet")) {
+        if ((attribute(attribs, "rel") ?? "").toLowerCase().split(/\s+/).includes("stylesheet")) {
           s.stylesheets++;
-          const href = attr(attribs, "href");
+          const href = attribute(attribs, "href");
           if (href) this.stylesheetHrefs.push(href);
         }
         return "other";

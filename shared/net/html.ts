@@ -262,7 +262,12 @@ export function attr(
   el: Pick<Element, "attribs"> | null | undefined,
   name: string,
 ): string | null {
-  const value = el?.attribs[name]?.trim();
+  return el ? attribute(el.attribs, name) : null;
+}
+
+/** `attr` of an element's attributes as a streaming parse hears them (no element built). */
+export function attribute(attribs: Record<string, string>, name: string): string | null {
+  const value = attribs[name]?.trim();
   return value ? value : null;
 }
 
