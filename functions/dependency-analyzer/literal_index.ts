@@ -44,10 +44,16 @@ export class LiteralIndex {
   private readonly ends: Uint8Array;
   /** The number of literals. */
   readonly size: number;
+  /**
+   * Per state: the `find` call that last reached it (`epoch`). One table for all calls, since
+   * a fresh one per call is a buffer outside the JS heap that V8 frees only at a later GC.
+   */
+  private readonly seen: Uint32Array;
+  private epoch = 0;
 
   /** Bytes of the typed tables (transitions and end marks), for memory figures. */
   get tableBytes(): number {
-    return this.next.byteLength + this.ends.byteLength;
+    return this.next.byteLength + this.ends.byteLength + this.seen.byteLength;
   }
 
   /** Builds the automaton over `literals` (ids are their indexes). */
@@ -98,6 +104,7 @@ export class LiteralIndex {
     this.next = next.slice(0, states * CLASSES);
     this.outputs = outputs;
     this.ends = Uint8Array.from(outputs, (o) => (o.length > 0 ? 1 : 0));
+    this.seen = new Uint32Array(states);
   }
 
   /**
@@ -110,14 +117,19 @@ export class LiteralIndex {
     const next = this.next;
     const outputs = this.outputs;
     const ends = this.ends;
-    const visited = new Uint8Array(outputs.length);
+    const seen = this.seen;
+    if (this.epoch === 0xffffffff) { // the counter would pass what the table holds
+      this.seen.fill(0);
+      this.epoch = 0;
+    }
+    const epoch = ++this.epoch; // find is synchronous: no other call shares the table meanwhile
     const at = new Map<number, number[]>();
     let state = 0;
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
       state = next[state * CLASSES + (code < 128 ? CLASS_OF[code] : 0)];
       if (ends[state] === 0) continue;
-      visited[state] = 1;
+      seen[state] = epoch;
       for (const id of outputs[state]) {
         const list = at.get(id);
         if (list) list.push(i + 1);
@@ -125,8 +137,8 @@ export class LiteralIndex {
       }
     }
     const found = new Map<number, number[]>();
-    for (let s = 0; s < visited.length; s++) {
-      if (visited[s]) {
+    for (let s = 0; s < seen.length; s++) {
+      if (seen[s] === epoch) {
         for (const id of outputs[s]) if (!found.has(id)) found.set(id, at.get(id)!);
       }
     }

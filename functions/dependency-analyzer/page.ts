@@ -19,6 +19,7 @@ import type {
   Script,
   Stylesheet,
 } from "./schema.ts";
+import { utf8Length } from "../../shared/net/utf8_length.ts";
 
 /** The page analysis without the fetch fields (`url`, `status`...). */
 export type PageAnalysis = Omit<
@@ -263,7 +264,7 @@ function collectScripts(elements: Element[], base: string, origin: (u: string | 
     out.push({
       src,
       inline,
-      size: inline ? byteLength(rawText(el)) : null,
+      size: inline ? utf8Length(rawText(el)) : null,
       type,
       module: essence === "module",
       async: "async" in el.attribs,
@@ -288,7 +289,7 @@ function collectStylesheets(
       out.push({
         href: null,
         inline: true,
-        size: byteLength(rawText(el)),
+        size: utf8Length(rawText(el)),
         media: attr(el, "media"),
         integrity: null,
         crossorigin: null,
@@ -454,10 +455,6 @@ function cookieMap(lines: readonly string[]): Map<string, string[]> {
 /** The unparsed text of a `<script>` or `<style>` element. */
 function rawText(el: Element): string {
   return el.children.filter(isText).map((c) => c.data).join("");
-}
-
-function byteLength(s: string): number {
-  return new TextEncoder().encode(s).length;
 }
 
 function sum(values: number[]): number {

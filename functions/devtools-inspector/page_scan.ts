@@ -13,6 +13,7 @@ import {
   streamPage,
 } from "../../shared/net/html.ts";
 import { runsAsScript } from "./script_kind.ts";
+import { utf8Length } from "../../shared/net/utf8_length.ts";
 
 /** A `<meta>` with `http-equiv` or `name`, and `content`. */
 export interface MetaTag {
@@ -95,8 +96,6 @@ const NO_SOURCES: readonly [number, string][] = [];
 function srcsetUrls(srcset: string | null): string[] {
   return (srcset ?? "").split(",").map((c) => c.trim().split(/\s+/)[0]).filter(Boolean);
 }
-
-const utf8 = new TextEncoder();
 
 /** What an open element collects text for; a stack of these tracks the nesting. */
 type Open = "other" | "title" | "style" | "script";
@@ -235,7 +234,7 @@ class Scanner implements StreamHandler {
   ontext(data: string): void {
     // A text counts for every script or style around it, as each one's text content.
     if (this.openScripts + this.openStyles > 0) {
-      const bytes = utf8.encode(data).length;
+      const bytes = utf8Length(data);
       this.scan.inlineScriptBytes += bytes * this.openScripts;
       this.scan.inlineStyleBytes += bytes * this.openStyles;
     }

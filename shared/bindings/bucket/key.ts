@@ -5,10 +5,10 @@
  * wherever they end up (a folder on disk, a public URL, a proxy that decodes once more).
  */
 
+import { utf8Length } from "../../net/utf8_length.ts";
+
 /** The longest key, in UTF-8 bytes (S3's limit). */
 export const MAX_KEY_BYTES = 1024;
-
-const ENCODER = new TextEncoder();
 
 // C0 controls, DEL and C1 controls: invisible, and NUL truncates paths in some systems.
 // deno-lint-ignore no-control-regex
@@ -28,7 +28,7 @@ function isDotSegment(segment: string): boolean {
 export function keyProblem(key: string): string | null {
   if (key.length === 0) return "empty";
   if (!key.isWellFormed()) return "not well-formed Unicode";
-  if (ENCODER.encode(key).length > MAX_KEY_BYTES) return `longer than ${MAX_KEY_BYTES} bytes`;
+  if (utf8Length(key) > MAX_KEY_BYTES) return `longer than ${MAX_KEY_BYTES} bytes`;
   if (CONTROL.test(key)) return "control character";
   if (key.includes("\\")) return "backslash";
   if (key.startsWith("/")) return "leading slash";
@@ -46,7 +46,7 @@ export function isValidKey(key: string): boolean {
 
 /** True when `prefix` can start a key: at most 1024 bytes and no control characters. */
 export function isValidPrefix(prefix: string): boolean {
-  return prefix.isWellFormed() && ENCODER.encode(prefix).length <= MAX_KEY_BYTES &&
+  return prefix.isWellFormed() && utf8Length(prefix) <= MAX_KEY_BYTES &&
     !CONTROL.test(prefix);
 }
 
