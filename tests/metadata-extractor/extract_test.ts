@@ -481,3 +481,13 @@ Deno.test("description falls back to the first real paragraph; double-encoded en
   );
   assert.equal(encoded.description, "Nigeria’s capital 'x'");
 });
+
+Deno.test("a body rule reads its first 20 matching elements (a page of thousands of non-dates is not read through)", async () => {
+  const times = (invalid: number) =>
+    page(
+      "",
+      `${'<time datetime="soon">soon</time>'.repeat(invalid)}<time datetime="2021-05-06">x</time>`,
+    );
+  assert.equal((await extractMetadata(times(19), AT)).publishedTime, "2021-05-06T00:00:00.000Z");
+  assert.equal((await extractMetadata(times(20), AT)).publishedTime, null);
+});
