@@ -11,7 +11,7 @@
  *   `ALLOW_PRIVATE_NETWORKS=true` so that they may fetch from loopback);
  * - the baseline: bench/fixtures/fetch_passthrough.ts, `Deno.serve` + the shared safe fetch
  *   of the same page with the same policy, answering a small JSON note;
- * - a parse-only server (bench/fixtures/parse_passthrough.ts): the baseline plus one streaming
+ * - a parse-only server (the same fixture with `PARSE=1`): the baseline plus one streaming
  *   parse of the page with the parser both routes use, reading nothing: its rows show what a
  *   page route costs before any analysis (its RSS growth is over the routes' target already).
  *
@@ -238,8 +238,8 @@ export async function run(): Promise<BenchRow[]> {
     if (baseline.error) throw new Error(`baseline: ${baseline.error}`);
     const parseOnly = await prepare(
       "parse-only server",
-      ["run", "-A", "bench/fixtures/parse_passthrough.ts"],
-      env,
+      ["run", "-A", "bench/fixtures/fetch_passthrough.ts"],
+      { ...env, PARSE: "1" },
       `/${query}`,
     );
     subjects.push(parseOnly);
