@@ -44,8 +44,7 @@ export function hotRedirect(
     const path = pathOf(req.url);
     if (!CODE_PATH.test(path)) return null;
     const headers = req.headers;
-    // `get`, not `has`: on a served request `get` reads that one header, `has` copies them all.
-    if (headers.get("x-request-id") !== null) return null;
+    if (headers.has("x-request-id")) return null;
     const code = path.slice(1);
     const location = cache.getSync(cacheKey(code));
     if (location === null) return null;
