@@ -43,6 +43,8 @@ export function hotRedirect(
     if (method !== "GET" && method !== "HEAD") return null;
     const path = pathOf(req.url);
     if (!CODE_PATH.test(path)) return null;
+    // `has`, not `get`: once a served request's headers are looked at, Deno.serve copies them
+    // all after the handler anyway, and `has` builds that list once for the `get` below too.
     const headers = req.headers;
     if (headers.has("x-request-id")) return null;
     const code = path.slice(1);
