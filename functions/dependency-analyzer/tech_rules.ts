@@ -8,7 +8,7 @@
  */
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { LiteralIndex } from "./literal_index.ts";
-import { compilePattern, type TechPattern } from "./tech_patterns.ts";
+import { compilePattern, TechPattern } from "./tech_patterns.ts";
 
 /** Signals matched as one text each (html) or as many texts (script URLs). */
 export const TEXT_SIGNALS = ["html", "scriptSrc", "scripts", "css", "url"] as const;
@@ -66,7 +66,7 @@ export interface TechRules {
 }
 
 /** A technology entry as in webappanalyzer's technologies.json (only what is used). */
-interface RawTech {
+export interface RawTech {
   cats?: number[];
   html?: string | string[];
   scriptSrc?: string | string[];
@@ -82,68 +82,175 @@ interface RawTech {
   requiresCategory?: number | number[];
 }
 
+/**
+ * A compiled pattern in the data file: what `compilePattern` derived, as a tuple whose
+ * trailing defaults (no literals, no version, confidence 100) are left out.
+ */
+type PatternRow = [
+  tech: number,
+  source: string,
+  literals?: string[] | null,
+  version?: string,
+  confidence?: number,
+];
+
+/**
+ * A technology in the data file: categories as indexes into `RuleData.categories`, implies as
+ * [name, confidence, version]; trailing empty lists are left out.
+ */
+type TechRow = [
+  name: string,
+  categories?: number[],
+  implies?: [name: string, confidence: number, version: string][],
+  excludes?: string[],
+  requires?: string[],
+  requiresCategory?: number[],
+];
+
+/**
+ * The rule set compiled at build time (scripts/build_tech_rules.ts writes it to
+ * tech_rules_data.json): everything that does not depend on a request, so loading it only
+ * builds the objects and the literal indexes.
+ */
+export interface RuleData {
+  source: string;
+  categories: string[];
+  techs: TechRow[];
+  /** Per text signal, the patterns in rule-set order. */
+  text: Record<TextSignal, PatternRow[]>;
+  /** Per keyed signal, [lowercased key, pattern] in rule-set order. */
+  keyed: Record<KeyedSignal, [key: string, pattern: PatternRow][]>;
+  skipped: number;
+}
+
 function list<T>(value: T | T[] | undefined): T[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
-/** Compiles the raw definitions (exported for tests, which pass small tables). */
-export function compileTechRules(
+/**
+ * A row without its trailing default values after the first `keep` (the data file ships with
+ * every bundle).
+ */
+function trimmed<T extends unknown[]>(row: T, keep: number, isDefault: (v: unknown) => boolean): T {
+  let end = row.length;
+  while (end > keep && isDefault(row[end - 1])) end--;
+  return row.slice(0, end) as T;
+}
+
+const emptyList = (v: unknown) => Array.isArray(v) && v.length === 0;
+const defaultAttr = (v: unknown) => v === null || v === "" || v === 100;
+
+/** Compiles webappanalyzer's definitions into the data file's form (at build time). */
+export function compileRuleData(
   raw: Record<string, RawTech>,
   categories: Record<string, { name: string }>,
-): TechRules {
-  const techs: Tech[] = [];
-  const byName = new Map<string, number>();
-  const textLists = Object.fromEntries(TEXT_SIGNALS.map((s) => [s, [] as CompiledPattern[]]));
-  const keyed = Object.fromEntries(
-    KEYED_SIGNALS.map((s) => [s, new Map<string, CompiledPattern[]>()]),
-  ) as Record<KeyedSignal, Map<string, CompiledPattern[]>>;
-  let skipped = 0;
-  const catName = (id: number) => categories[String(id)]?.name ?? `category ${id}`;
+  source = "",
+): RuleData {
+  const categoryNames: string[] = [];
+  const categoryIndex = new Map<string, number>();
+  const cat = (id: number) => {
+    const name = categories[String(id)]?.name ?? `category ${id}`;
+    let index = categoryIndex.get(name);
+    if (index === undefined) {
+      index = categoryNames.push(name) - 1;
+      categoryIndex.set(name, index);
+    }
+    return index;
+  };
+  const data: RuleData = {
+    source,
+    categories: categoryNames,
+    techs: [],
+    text: Object.fromEntries(TEXT_SIGNALS.map((s) => [s, []])) as unknown as RuleData["text"],
+    keyed: Object.fromEntries(KEYED_SIGNALS.map((s) => [s, []])) as unknown as RuleData["keyed"],
+    skipped: 0,
+  };
+  const row = (tech: number, raw: string | number): PatternRow | null => {
+    const p = compilePattern(raw);
+    if (!p) data.skipped++;
+    return p &&
+      trimmed<PatternRow>([tech, p.source, p.literals, p.version, p.confidence], 2, defaultAttr);
+  };
   for (const [name, def] of Object.entries(raw)) {
-    const tech = techs.length;
-    byName.set(name, tech);
-    techs.push({
-      name,
-      categories: list(def.cats).map(catName),
-      implies: list(def.implies).map((s) => {
-        const p = compilePattern(s);
-        return {
-          name: p?.source ?? String(s),
-          confidence: p?.confidence ?? 100,
-          version: p?.version ?? "",
-        };
-      }),
-      excludes: list(def.excludes).map((s) => String(s).split("\\;")[0]),
-      requires: list(def.requires).map((s) => String(s).split("\\;")[0]),
-      requiresCategory: list(def.requiresCategory).map(catName),
-    });
+    const tech = data.techs.length;
+    data.techs.push(trimmed<TechRow>(
+      [
+        name,
+        list(def.cats).map(cat),
+        list(def.implies).map((s) => {
+          const p = compilePattern(s);
+          return [p?.source ?? String(s), p?.confidence ?? 100, p?.version ?? ""];
+        }),
+        list(def.excludes).map((s) => String(s).split("\\;")[0]),
+        list(def.requires).map((s) => String(s).split("\\;")[0]),
+        list(def.requiresCategory).map(cat),
+      ],
+      1,
+      emptyList,
+    ));
     for (const signal of TEXT_SIGNALS) {
       for (const rawPattern of list(def[signal])) {
-        const p = compilePattern(rawPattern);
-        if (p) textLists[signal].push(Object.assign(p, { tech, signal }));
-        else skipped++;
+        const p = row(tech, rawPattern);
+        if (p) data.text[signal].push(p);
       }
     }
     for (const signal of KEYED_SIGNALS) {
       for (const [key, patterns] of Object.entries(def[signal] ?? {})) {
-        const k = key.toLowerCase();
         for (const rawPattern of list(patterns)) {
-          const p = compilePattern(rawPattern);
-          if (!p) {
-            skipped++;
-            continue;
-          }
-          const row = keyed[signal].get(k) ?? [];
-          row.push(Object.assign(p, { tech, signal, key: k }));
-          keyed[signal].set(k, row);
+          const p = row(tech, rawPattern);
+          if (p) data.keyed[signal].push([key.toLowerCase(), p]);
         }
       }
     }
   }
+  return data;
+}
+
+/** Builds the engine's rule set from compiled data (no pattern is parsed here). */
+export function buildTechRules(data: RuleData): TechRules {
+  const techs: Tech[] = [];
+  const byName = new Map<string, number>();
+  for (
+    const [name, cats = [], implies = [], excludes = [], requires = [], reqCats = []] of data.techs
+  ) {
+    byName.set(name, techs.length);
+    techs.push({
+      name,
+      categories: cats.map((c) => data.categories[c]),
+      implies: implies.map(([name, confidence, version]) => ({ name, confidence, version })),
+      excludes,
+      requires,
+      requiresCategory: reqCats.map((c) => data.categories[c]),
+    });
+  }
+  const pattern = (
+    [tech, source, literals = null, version = "", confidence = 100]: PatternRow,
+    signal: TextSignal | KeyedSignal,
+    key?: string,
+  ): CompiledPattern =>
+    Object.assign(new TechPattern(source, literals, version, confidence), { tech, signal, key });
   const text = Object.fromEntries(
-    TEXT_SIGNALS.map((s) => [s, indexPatterns(textLists[s])]),
+    TEXT_SIGNALS.map((s) => [s, indexPatterns(data.text[s].map((row) => pattern(row, s)))]),
   ) as Record<TextSignal, TextPatterns>;
-  return { techs, byName, text, keyed, skipped };
+  const keyed = Object.fromEntries(
+    KEYED_SIGNALS.map((s) => [s, new Map<string, CompiledPattern[]>()]),
+  ) as Record<KeyedSignal, Map<string, CompiledPattern[]>>;
+  for (const signal of KEYED_SIGNALS) {
+    for (const [key, row] of data.keyed[signal]) {
+      const patterns = keyed[signal].get(key) ?? [];
+      patterns.push(pattern(row, signal, key));
+      keyed[signal].set(key, patterns);
+    }
+  }
+  return { techs, byName, text, keyed, skipped: data.skipped };
+}
+
+/** Compiles raw definitions straight to a rule set (for tests, which pass small tables). */
+export function compileTechRules(
+  raw: Record<string, RawTech>,
+  categories: Record<string, { name: string }>,
+): TechRules {
+  return buildTechRules(compileRuleData(raw, categories));
 }
 
 /** Groups patterns by literal (a pattern with alternatives under each) and indexes them. */
@@ -177,23 +284,18 @@ function indexPatterns(patterns: CompiledPattern[]): TextPatterns {
   };
 }
 
-/** The data file: webappanalyzer's definitions, trimmed (scripts/build_tech_rules.ts). */
-interface RulesData {
-  source: string;
-  categories: Record<string, { name: string }>;
-  technologies: Record<string, RawTech>;
-}
-
 /**
- * The rule set, loaded and compiled by the first page analysis and shared afterwards: a cold
- * start that serves only `GET /` or manifests never pays for it.
+ * The rule set, loaded by the first page analysis and shared afterwards: a cold start that
+ * serves only `GET /` or manifests never pays for it.
  */
 export const loadTechRules: () => Promise<TechRules> = onFirstUse(async () => {
   const { default: data } = await import("./tech_rules_data.json", { with: { type: "json" } });
-  const definitions = data as Partial<RulesData>;
-  const rules = compileTechRules(definitions.technologies!, definitions.categories!);
-  // The module would hold the parsed definitions (~3 MiB of heap) for the life of the process;
-  // only the compiled rules are read after this, and this is the module's one importer.
-  delete definitions.technologies;
+  const rows = data as unknown as Partial<RuleData>;
+  const rules = buildTechRules(rows as RuleData);
+  // The module would hold the rows for the life of the process; only the rules are read after
+  // this, and this is the module's one importer.
+  delete rows.techs;
+  delete rows.text;
+  delete rows.keyed;
   return rules;
 });
