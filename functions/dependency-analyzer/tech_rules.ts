@@ -16,6 +16,17 @@ export const TEXT_SIGNALS = ["html", "scriptSrc", "scripts", "css", "url"] as co
 export const KEYED_SIGNALS = ["meta", "headers", "cookies"] as const;
 
 export type TextSignal = typeof TEXT_SIGNALS[number];
+
+/** Text signals that are long texts (the page, its inline scripts and styles, one each). */
+export const LONG_SIGNALS: ReadonlySet<TextSignal> = new Set(["html", "scripts", "css"]);
+
+/**
+ * How deep the literal automaton of a signal of short texts (script URLs, the page URL) keeps
+ * full rows: scriptSrc's 4,060 literals make 43k states, 4.1 MiB as full rows, 0.6 MiB so,
+ * and its few KiB of URLs scan as fast. Long texts keep full rows: markup follows markup
+ * literals deep, where rows are faster (literal_index.ts).
+ */
+const SHORT_TEXT_DENSE_DEPTH = 3;
 export type KeyedSignal = typeof KEYED_SIGNALS[number];
 
 /** One pattern of one technology, as the engine runs it. */
@@ -230,7 +241,13 @@ export function buildTechRules(data: RuleData): TechRules {
   ): CompiledPattern =>
     Object.assign(new TechPattern(source, literals, version, confidence), { tech, signal, key });
   const text = Object.fromEntries(
-    TEXT_SIGNALS.map((s) => [s, indexPatterns(data.text[s].map((row) => pattern(row, s)))]),
+    TEXT_SIGNALS.map((s) => [
+      s,
+      indexPatterns(
+        data.text[s].map((row) => pattern(row, s)),
+        LONG_SIGNALS.has(s) ? Infinity : SHORT_TEXT_DENSE_DEPTH,
+      ),
+    ]),
   ) as Record<TextSignal, TextPatterns>;
   const keyed = Object.fromEntries(
     KEYED_SIGNALS.map((s) => [s, new Map<string, CompiledPattern[]>()]),
@@ -254,7 +271,7 @@ export function compileTechRules(
 }
 
 /** Groups patterns by literal (a pattern with alternatives under each) and indexes them. */
-function indexPatterns(patterns: CompiledPattern[]): TextPatterns {
+function indexPatterns(patterns: CompiledPattern[], denseDepth: number): TextPatterns {
   const literals = new Map<string, number>();
   const byLiteral: CompiledPattern[][] = [];
   const always: CompiledPattern[] = [];
@@ -277,7 +294,7 @@ function indexPatterns(patterns: CompiledPattern[]): TextPatterns {
   }
   return {
     indexed,
-    index: new LiteralIndex([...literals.keys()]),
+    index: new LiteralIndex([...literals.keys()], denseDepth),
     literalIds: literals,
     byLiteral,
     always,
