@@ -16,6 +16,7 @@ export const TEXT_SIGNALS = ["html", "scriptSrc", "scripts", "css", "url"] as co
 export const KEYED_SIGNALS = ["meta", "headers", "cookies"] as const;
 
 export type TextSignal = typeof TEXT_SIGNALS[number];
+export type KeyedSignal = typeof KEYED_SIGNALS[number];
 
 /** Text signals that are long texts (the page, its inline scripts and styles, one each). */
 export const LONG_SIGNALS: ReadonlySet<TextSignal> = new Set(["html", "scripts", "css"]);
@@ -27,16 +28,19 @@ export const LONG_SIGNALS: ReadonlySet<TextSignal> = new Set(["html", "scripts",
  * literals deep, where rows are faster (literal_index.ts).
  */
 const SHORT_TEXT_DENSE_DEPTH = 3;
-export type KeyedSignal = typeof KEYED_SIGNALS[number];
 
 /** One pattern of one technology, as the engine runs it. */
-export interface CompiledPattern extends TechPattern {
-  /** Index of the technology in `TechRules.techs`. */
-  tech: number;
-  /** The signal it reads (`html`, `meta`…). */
-  signal: TextSignal | KeyedSignal;
-  /** For keyed signals: the lowercased meta/header/cookie name. */
-  key?: string;
+export class CompiledPattern extends TechPattern {
+  constructor(
+    /** Index of the technology in `TechRules.techs`. */
+    readonly tech: number,
+    source: string,
+    literals: string[] | null,
+    version: string,
+    confidence: number,
+  ) {
+    super(source, literals, version, confidence);
+  }
 }
 
 /** A technology of the rule set. */
@@ -234,17 +238,13 @@ export function buildTechRules(data: RuleData): TechRules {
       requiresCategory: reqCats.map((c) => data.categories[c]),
     });
   }
-  const pattern = (
-    [tech, source, literals = null, version = "", confidence = 100]: PatternRow,
-    signal: TextSignal | KeyedSignal,
-    key?: string,
-  ): CompiledPattern =>
-    Object.assign(new TechPattern(source, literals, version, confidence), { tech, signal, key });
+  const pattern = ([tech, source, literals = null, version = "", confidence = 100]: PatternRow) =>
+    new CompiledPattern(tech, source, literals, version, confidence);
   const text = Object.fromEntries(
     TEXT_SIGNALS.map((s) => [
       s,
       indexPatterns(
-        data.text[s].map((row) => pattern(row, s)),
+        data.text[s].map(pattern),
         LONG_SIGNALS.has(s) ? Infinity : SHORT_TEXT_DENSE_DEPTH,
       ),
     ]),
@@ -255,7 +255,7 @@ export function buildTechRules(data: RuleData): TechRules {
   for (const signal of KEYED_SIGNALS) {
     for (const [key, row] of data.keyed[signal]) {
       const patterns = keyed[signal].get(key) ?? [];
-      patterns.push(pattern(row, signal, key));
+      patterns.push(pattern(row));
       keyed[signal].set(key, patterns);
     }
   }
