@@ -152,6 +152,11 @@ function trimmed<T extends unknown[]>(row: T, keep: number, isDefault: (v: unkno
   return row.slice(0, end) as T;
 }
 
+/** Each literal once (`<link…glyphicons|<img…glyphicons` gives one per alternative). */
+function unique(literals: string[] | null): string[] | null {
+  return literals && [...new Set(literals)];
+}
+
 const emptyList = (v: unknown) => Array.isArray(v) && v.length === 0;
 const defaultAttr = (v: unknown) => v === null || v === "" || v === 100;
 
@@ -184,7 +189,11 @@ export function compileRuleData(
     const p = compilePattern(raw);
     if (!p) data.skipped++;
     return p &&
-      trimmed<PatternRow>([tech, p.source, p.literals, p.version, p.confidence], 2, defaultAttr);
+      trimmed<PatternRow>(
+        [tech, p.source, unique(p.literals), p.version, p.confidence],
+        2,
+        defaultAttr,
+      );
   };
   for (const [name, def] of Object.entries(raw)) {
     const tech = data.techs.length;
@@ -225,17 +234,27 @@ export function compileRuleData(
 export function buildTechRules(data: RuleData): TechRules {
   const techs: Tech[] = [];
   const byName = new Map<string, number>();
-  for (
-    const [name, cats = [], implies = [], excludes = [], requires = [], reqCats = []] of data.techs
-  ) {
+  // Most technologies list nothing to imply, exclude or require, and share a few category
+  // sets: one empty list and one array per category set, not five new arrays per technology.
+  const none: never[] = [];
+  const categorySets = new Map<string, string[]>();
+  const names = (ids: number[] | undefined) => {
+    if (!ids) return none;
+    const key = ids.join();
+    let set = categorySets.get(key);
+    if (!set) categorySets.set(key, set = ids.map((c) => data.categories[c]));
+    return set;
+  };
+  for (const [name, cats, implies, excludes, requires, requiresCategory] of data.techs) {
     byName.set(name, techs.length);
     techs.push({
       name,
-      categories: cats.map((c) => data.categories[c]),
-      implies: implies.map(([name, confidence, version]) => ({ name, confidence, version })),
-      excludes,
-      requires,
-      requiresCategory: reqCats.map((c) => data.categories[c]),
+      categories: names(cats),
+      implies: implies?.map(([name, confidence, version]) => ({ name, confidence, version })) ??
+        none,
+      excludes: excludes ?? none,
+      requires: requires ?? none,
+      requiresCategory: names(requiresCategory),
     });
   }
   const pattern = ([tech, source, literals = null, version = "", confidence = 100]: PatternRow) =>
@@ -281,7 +300,7 @@ function indexPatterns(patterns: CompiledPattern[], denseDepth: number): TextPat
       always.push(p);
       continue;
     }
-    for (const literal of new Set(p.literals)) {
+    for (const literal of p.literals) {
       let id = literals.get(literal);
       if (id === undefined) {
         id = literals.size;
