@@ -92,15 +92,22 @@ export class LiteralIndex {
    * the root nearly all the time.
    */
   constructor(literals: readonly string[], denseDepth = Infinity) {
+    // Runs once, on the first analysis, mostly before the JIT has compiled it: plain loops over
+    // typed arrays, no array per state.
     this.size = literals.length;
     // The trie, its states numbered as they are created (that order ranks the output lists).
-    const capacity = 1 + literals.reduce((n, l) => n + l.length, 0);
+    let capacity = 1;
+    for (let id = 0; id < literals.length; id++) capacity += literals[id].length;
     const firstChild = new Int32Array(capacity).fill(-1);
     const nextSibling = new Int32Array(capacity).fill(-1);
     const classOfState = new Uint8Array(capacity);
-    const own: number[][] = [];
+    // The literals that end at a state, ascending: a list through `ownNext`.
+    const ownFirst = new Int32Array(capacity).fill(-1);
+    const ownLast = new Int32Array(capacity);
+    const ownNext = new Int32Array(literals.length).fill(-1);
     let created = 1;
-    literals.forEach((literal, id) => {
+    for (let id = 0; id < literals.length; id++) {
+      const literal = literals[id];
       let state = 0;
       for (let i = 0; i < literal.length; i++) {
         const c = classOf(literal.charCodeAt(i));
@@ -114,8 +121,10 @@ export class LiteralIndex {
         }
         state = child;
       }
-      (own[state] ??= []).push(id);
-    });
+      if (ownFirst[state] < 0) ownFirst[state] = id;
+      else ownNext[ownLast[state]] = id;
+      ownLast[state] = id;
+    }
     // Breadth-first order of the trie: the shallow states come first and are numbered so.
     const bfs = new Int32Array(created);
     const depth = new Uint8Array(created);
@@ -124,16 +133,18 @@ export class LiteralIndex {
       const state = bfs[head];
       if (depth[state] > denseDepth && dense === created) dense = head;
       for (let child = firstChild[state]; child >= 0; child = nextSibling[child]) {
-        depth[child] = Math.min(255, depth[state] + 1);
+        depth[child] = depth[state] < 255 ? depth[state] + 1 : 255;
         bfs[tail++] = child;
       }
     }
     const number = new Int32Array(created);
-    for (let n = 0; n < dense; n++) number[bfs[n]] = n;
+    const trieOf = new Int32Array(created);
+    for (let n = 0; n < dense; n++) {
+      number[bfs[n]] = n;
+      trieOf[n] = bfs[n];
+    }
     // Deep states in depth-first order: a state's first child is the next number, so following
     // a literal is one comparison per character.
-    const trieOf = new Int32Array(created);
-    trieOf.set(bfs.subarray(0, dense));
     const stack: number[] = [];
     for (let n = 0, next = dense; n < dense; n++) {
       for (let child = firstChild[bfs[n]]; child >= 0; child = nextSibling[child]) {
@@ -163,9 +174,12 @@ export class LiteralIndex {
       }
     }
     otherStart[deep] = others.length;
-    const otherClass = Uint8Array.from(others, (child) => classOfState[child]);
+    const otherClass = new Uint8Array(others.length);
     const otherTarget = new States(others.length);
-    others.forEach((child, e) => (otherTarget[e] = number[child]));
+    for (let e = 0; e < others.length; e++) {
+      otherClass[e] = classOfState[others[e]];
+      otherTarget[e] = number[others[e]];
+    }
     const fail = new States(created);
     this.dense = dense;
     this.rows = rows;
@@ -174,38 +188,52 @@ export class LiteralIndex {
     this.otherClass = otherClass;
     this.otherTarget = otherTarget;
     this.fail = fail;
+    // Per state: the nearest state along its failure links where a literal ends, or -1; its
+    // output is its own literals, then that state's output.
+    const suffixOut = new Int32Array(created).fill(-1);
     // Breadth-first: a state's failure state is shallower, so complete before it is needed.
     // Missing edges of a shallow state become its failure state's, which makes its row a DFA's.
-    const outputs: (number[] | undefined)[] = new Array(created);
-    for (const state of bfs) {
-      const n = number[state];
-      const f = fail[n];
-      const mine = own[state];
-      outputs[n] = n > 0 && outputs[f] ? (mine ? mine.concat(outputs[f]!) : outputs[f]) : mine;
-      if (n > 0 && n < dense) rows.copyWithin(n * CLASSES, f * CLASSES, (f + 1) * CLASSES);
+    for (let n = 0; n < created; n++) {
+      const state = bfs[n];
+      const at = number[state];
+      const f = fail[at];
+      if (at < dense && at > 0) rows.copyWithin(at * CLASSES, f * CLASSES, (f + 1) * CLASSES);
       for (let child = firstChild[state]; child >= 0; child = nextSibling[child]) {
         const c = classOfState[child];
-        fail[number[child]] = n === 0 ? 0 : this.step(f, c);
-        if (n < dense) rows[n * CLASSES + c] = number[child];
+        const to = number[child];
+        if (at < dense) rows[at * CLASSES + c] = to;
+        // The failure state: where the failure state's own path continues with `c`.
+        const s = at === 0 ? 0 : this.step(f, c);
+        fail[to] = s;
+        suffixOut[to] = ownFirst[trieOf[s]] >= 0 ? s : suffixOut[s];
       }
     }
     // Output lists in the order of their states' creation, which `find` reports them in.
     const output = new States(created);
-    const ranked: number[] = [];
+    let lists = 0;
+    let total = 0;
     for (let state = 0; state < created; state++) {
-      if (outputs[number[state]]) ranked.push(number[state]);
+      const at = number[state];
+      if (ownFirst[state] < 0 && suffixOut[at] < 0) continue;
+      output[at] = ++lists;
+      for (let s = at; s >= 0; s = suffixOut[s]) {
+        for (let id = ownFirst[trieOf[s]]; id >= 0; id = ownNext[id]) total++;
+      }
     }
-    const outStart = new Uint32Array(ranked.length + 1);
-    const outIds = new Uint32Array(ranked.reduce((n, s) => n + outputs[s]!.length, 0));
-    ranked.forEach((n, k) => {
-      output[n] = k + 1;
-      outIds.set(outputs[n]!, outStart[k]);
-      outStart[k + 1] = outStart[k] + outputs[n]!.length;
-    });
+    const outStart = new Uint32Array(lists + 1);
+    const outIds = new Uint32Array(total);
+    for (let state = 0, o = 0; state < created; state++) {
+      const at = number[state];
+      if (output[at] === 0) continue;
+      for (let s = at; s >= 0; s = suffixOut[s]) {
+        for (let id = ownFirst[trieOf[s]]; id >= 0; id = ownNext[id]) outIds[o++] = id;
+      }
+      outStart[output[at]] = o;
+    }
     this.output = output;
     this.outStart = outStart;
     this.outIds = outIds;
-    this.seen = new Uint32Array(ranked.length);
+    this.seen = new Uint32Array(lists);
   }
 
   /**
@@ -213,16 +241,15 @@ export class LiteralIndex {
    * states are complete).
    */
   private step(state: number, c: number): number {
-    const { dense, rows, firstClass, otherStart, otherClass, otherTarget, fail } = this;
-    while (state >= dense) {
-      const d = state - dense;
-      if (firstClass[d] === c) return state + 1;
-      for (let e = otherStart[d]; e < otherStart[d + 1]; e++) {
-        if (otherClass[e] === c) return otherTarget[e];
+    while (state >= this.dense) {
+      const d = state - this.dense;
+      if (this.firstClass[d] === c) return state + 1;
+      for (let e = this.otherStart[d]; e < this.otherStart[d + 1]; e++) {
+        if (this.otherClass[e] === c) return this.otherTarget[e];
       }
-      state = fail[state];
+      state = this.fail[state];
     }
-    return rows[state * CLASSES + c];
+    return this.rows[state * CLASSES + c];
   }
 
   /**
