@@ -9,6 +9,7 @@ import {
   type KeyedSignal,
   LONG_SIGNALS,
   type TechRules,
+  type TextPatterns,
   type TextSignal,
 } from "./tech_rules.ts";
 import { resolveVersion } from "./tech_patterns.ts";
@@ -95,6 +96,13 @@ function execNear(
   return null;
 }
 
+/** The patterns to run on a text: those whose literal it contains, and those without one. */
+function candidatesOf(set: TextPatterns, found: Map<number, unknown>): Set<CompiledPattern> {
+  const candidates = new Set(set.always);
+  for (const id of found.keys()) for (const p of set.byLiteral[id]) candidates.add(p);
+  return candidates;
+}
+
 /** Runs every pattern whose literal occurs (or that has none) over the signals. */
 export async function matchSignals(
   rules: TechRules,
@@ -120,20 +128,37 @@ export async function matchSignals(
     const set = rules.text[signal];
     await yieldSoon();
     const found = set.index.find(inputs.length === 1 ? inputs[0] : inputs.join("\n"));
-    const candidates = new Set(set.always);
-    for (const id of found.keys()) for (const p of set.byLiteral[id]) candidates.add(p);
-    // Long texts (the page, its inline scripts and styles, one input each): near the literal.
+    const candidates = candidatesOf(set, found);
+    if (inputs.length > 1) {
+      // Many URLs (script sources): each runs only the patterns whose literal it contains, as
+      // a page of thousands of scripts would otherwise run every candidate on every URL. The
+      // matches are then taken in the order of one pass over all (pattern, then URL).
+      const rank = new Map([...candidates].map((p, i) => [p, i]));
+      const matches: { rank: number; at: number; pattern: CompiledPattern; m: RegExpExecArray }[] =
+        [];
+      for (let at = 0; at < inputs.length; at++) {
+        await yieldSoon();
+        for (const pattern of candidatesOf(set, set.index.find(inputs[at]))) {
+          const m = pattern.regex.exec(inputs[at]);
+          if (m) matches.push({ rank: rank.get(pattern)!, at, pattern, m });
+        }
+      }
+      matches.sort((a, b) => a.rank - b.rank || a.at - b.at);
+      for (const { pattern, at, m } of matches) {
+        add(pattern, signal, excerpt(inputs[at], MAX_EVIDENCE_CHARS), m); // a URL is evidence whole
+      }
+      continue;
+    }
+    const [input] = inputs;
+    // Long texts (the page, its inline scripts and styles): near the literal.
     const long = LONG_SIGNALS.has(signal);
     const endsOf = (literal: string) => found.get(set.literalIds.get(literal)!) ?? [];
     for (const pattern of candidates) {
       await yieldSoon();
-      for (const input of inputs) {
-        const m = long ? execNear(pattern, input, endsOf) : pattern.regex.exec(input);
-        if (!m) continue;
-        // A whole page is no evidence: keep what matched; a URL is evidence as a whole.
-        const value = signal === "scriptSrc" || signal === "url" ? input : m[0];
-        add(pattern, signal, excerpt(value, MAX_EVIDENCE_CHARS), m);
-      }
+      const m = long ? execNear(pattern, input, endsOf) : pattern.regex.exec(input);
+      if (!m) continue;
+      // A whole page is no evidence: keep what matched; a URL is evidence as a whole.
+      add(pattern, signal, excerpt(long ? m[0] : input, MAX_EVIDENCE_CHARS), m);
     }
   }
   const keyed: Record<KeyedSignal, Map<string, string[]>> = {

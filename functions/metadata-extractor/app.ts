@@ -56,7 +56,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
       status: page.status,
       contentType: page.contentType,
       fetchedAt,
-      ...describeResponse(page),
+      ...await describeResponse(page),
     };
     return c.json(result, 200);
   });

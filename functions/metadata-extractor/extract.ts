@@ -1,10 +1,12 @@
 /**
  * `extractMetadata(html, finalUrl)`: the pure extractor behind `/metadata` (no fetching, so
- * the benchmark and tests call it directly). One parse, one walk (signals.ts), then each
- * normalised field takes the first usable source of its fallback list (fields.ts).
+ * the benchmark and tests call it directly). One parse, within the shared parse limits (a page
+ * nested too deep or too large is 502 PARSE_ERROR, and other requests are served between its
+ * slices), one walk (signals.ts), then each normalised field takes the first usable source of
+ * its fallback list (fields.ts).
  */
 import { decodeHTML } from "entities";
-import { collapse, parseHtml, resolveUrl } from "../../shared/net/html.ts";
+import { collapse, parsePage, resolveUrl } from "../../shared/net/html.ts";
 import {
   IMAGE_SOURCES,
   type ImageCandidate,
@@ -83,8 +85,8 @@ function dateOf(sources: Source<string>[], page: Page): { iso: string; raw: stri
 }
 
 /** Everything a link preview needs from an HTML page fetched from `finalUrl`. */
-export function extractMetadata(html: string, finalUrl: string): PageMetadata {
-  const doc = parseHtml(html);
+export async function extractMetadata(html: string, finalUrl: string): Promise<PageMetadata> {
+  const doc = await parsePage(html);
   const s = collectSignals(doc, finalUrl);
   const ld = parseJsonLd(s.jsonLdTexts, s.base);
   const page: Page = { doc, s, ld, main: mainNode(ld), og: ogImages(s.ordered) };

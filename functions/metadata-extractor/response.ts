@@ -3,7 +3,7 @@
  * and plain text get an honest result of their kind; anything else (an archive, a PDF, bytes
  * that claim to be HTML but are binary) is 502 PARSE_ERROR rather than a page of garbage.
  */
-import { ApiError } from "../../shared/contract/errors.ts";
+import { ApiError, isApiError } from "../../shared/contract/errors.ts";
 import type { FetchResult } from "../../shared/net/safe_fetch.ts";
 import { emptyMetadata, extractMetadata } from "./extract.ts";
 import { imageSize } from "./image_size.ts";
@@ -11,13 +11,14 @@ import { sniffKind } from "../../shared/net/sniff.ts";
 import type { PageMetadata } from "./schema.ts";
 
 /** The metadata of any response; throws PARSE_ERROR for what cannot be described. */
-export function describeResponse(page: FetchResult): PageMetadata {
+export async function describeResponse(page: FetchResult): Promise<PageMetadata> {
   const kind = sniffKind(page.contentType, page.body, page.charset);
   switch (kind) {
     case "html":
       try {
-        return extractMetadata(page.text, page.finalUrl);
+        return await extractMetadata(page.text, page.finalUrl);
       } catch (err) {
+        if (isApiError(err)) throw err; // a parse limit's PARSE_ERROR, with its own message
         // htmlparser2 never throws on markup; this guards the extractor's own assumptions.
         const message = err instanceof Error ? err.message : String(err);
         throw new ApiError("PARSE_ERROR", `Could not extract metadata: ${message}`.slice(0, 300));

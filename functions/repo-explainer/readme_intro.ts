@@ -11,6 +11,29 @@ export const MIN_INTRO_LETTERS = 30;
 /** The introduction is cut (at a sentence end where possible) to this many characters. */
 export const MAX_INTRO_CHARS = 600;
 
+/**
+ * Characters of the README searched for it (cut at a line end). An introduction sits near the
+ * top, and marked's inline lexer is quadratic on some input: 64 KiB of `_a_a…` (a README
+ * anyone can publish) took 2.9 s, the first 8 KiB of it takes under 100 ms.
+ */
+export const MAX_LEXED_CHARS = 8 * 1024;
+
+/** A link reference definition line (`[name]: url`), which may sit anywhere in a README. */
+const DEFINITION = /^ {0,3}\[[^\]\n]{1,200}\]:[ \t]*\S.*$/gm;
+
+/**
+ * What the lexer reads: the first `MAX_LEXED_CHARS` of `markdown`, ending at a line end, and
+ * the link reference definitions of the rest (READMEs often define badge and link targets
+ * at the bottom; without them `[Deno][site]` would stay bracketed text).
+ */
+function head(markdown: string): string {
+  if (markdown.length <= MAX_LEXED_CHARS) return markdown;
+  let end = markdown.lastIndexOf("\n", MAX_LEXED_CHARS);
+  if (end <= 0) end = MAX_LEXED_CHARS;
+  const definitions = markdown.slice(end).match(DEFINITION) ?? [];
+  return `${markdown.slice(0, end)}\n\n${definitions.join("\n")}\n`;
+}
+
 /** The text of inline tokens: links keep their text, images, HTML and line breaks go. */
 function inlineText(tokens: readonly Token[]): string {
   return tokens.map((t) => {
@@ -55,7 +78,7 @@ export function readmeIntro(markdown: string | null): string | null {
   if (!markdown?.trim()) return null;
   let tokens: Token[];
   try {
-    tokens = new Lexer({ gfm: true }).lex(markdown);
+    tokens = new Lexer({ gfm: true }).lex(head(markdown));
   } catch {
     return null;
   }

@@ -203,8 +203,8 @@ export async function parseHtmlBounded(
 }
 
 /**
- * `parseHtmlBounded` for a route: a page over a limit becomes the route's 502 (`PARSE_ERROR`
- * for `/analyze` and `/inspect`) with the limit's message.
+ * `parseHtmlBounded` for a route that needs the tree (`/metadata`): a page over a limit
+ * becomes the route's 502 (`PARSE_ERROR`) with the limit's message.
  */
 export function parsePage(
   html: string,

@@ -1,6 +1,7 @@
 /** The pure extractor: each fallback order, normalisation, and what the page's markup can break. */
 import assert from "node:assert/strict";
 import { extractMetadata } from "../../functions/metadata-extractor/extract.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
 import { FALLBACK_ORDER } from "../../functions/metadata-extractor/fields.ts";
 import { PageMetadataSchema } from "../../functions/metadata-extractor/schema.ts";
 
@@ -15,7 +16,7 @@ function ld(value: unknown): string {
   return `<script type="application/ld+json">${JSON.stringify(value)}</script>`;
 }
 
-Deno.test("title falls back og → twitter → JSON-LD headline → <title> → first <h1>", () => {
+Deno.test("title falls back og → twitter → JSON-LD headline → <title> → first <h1>", async () => {
   const layers = [
     `<meta property="og:title" content="OG">`,
     `<meta name="twitter:title" content="Twitter">`,
@@ -24,22 +25,25 @@ Deno.test("title falls back og → twitter → JSON-LD headline → <title> → 
   ];
   const expected = ["OG", "Twitter", "Headline", "Title", "Heading"];
   for (let i = 0; i < expected.length; i++) {
-    const m = extractMetadata(page(layers.slice(i).join(""), "<h1></h1><h1> Heading </h1>"), AT);
+    const m = await extractMetadata(
+      page(layers.slice(i).join(""), "<h1></h1><h1> Heading </h1>"),
+      AT,
+    );
     assert.equal(m.title, expected[i]);
   }
-  assert.equal(extractMetadata(page(""), AT).title, null);
+  assert.equal((await extractMetadata(page(""), AT)).title, null);
 });
 
-Deno.test("a blank source is skipped, not taken", () => {
-  const m = extractMetadata(
+Deno.test("a blank source is skipped, not taken", async () => {
+  const m = await extractMetadata(
     page(`<meta property="og:title" content="   "><title>Real</title>`),
     AT,
   );
   assert.equal(m.title, "Real");
 });
 
-Deno.test("values are trimmed, white space collapsed and entities decoded (JSON-LD too)", () => {
-  const m = extractMetadata(
+Deno.test("values are trimmed, white space collapsed and entities decoded (JSON-LD too)", async () => {
+  const m = await extractMetadata(
     page(
       `<meta name="description" content="  Fish &amp;\n\n chips &#8211; &eacute;  ">` +
         ld({ "@type": "Article", headline: "Q&amp;A &lt;live&gt;" }),
@@ -50,17 +54,17 @@ Deno.test("values are trimmed, white space collapsed and entities decoded (JSON-
   assert.equal(m.title, "Q&A <live>");
 });
 
-Deno.test("description falls back og → twitter → meta description → JSON-LD", () => {
-  const m = extractMetadata(
+Deno.test("description falls back og → twitter → meta description → JSON-LD", async () => {
+  const m = await extractMetadata(
     page(`<meta name="description" content="Meta">` + ld({ description: "LD" })),
     AT,
   );
   assert.equal(m.description, "Meta");
-  assert.equal(extractMetadata(page(ld({ description: "LD" })), AT).description, "LD");
+  assert.equal((await extractMetadata(page(ld({ description: "LD" })), AT)).description, "LD");
 });
 
-Deno.test("every URL resolves against <base href>, itself resolved against the final URL", () => {
-  const m = extractMetadata(
+Deno.test("every URL resolves against <base href>, itself resolved against the final URL", async () => {
+  const m = await extractMetadata(
     page(
       `<base href="../assets/"><base href="/ignored/">` +
         `<link rel="canonical" href="page.html"><meta property="og:image" content="a.png">` +
@@ -75,8 +79,8 @@ Deno.test("every URL resolves against <base href>, itself resolved against the f
   assert.equal(m.openGraph["og:image"], "https://site.test/assets/a.png");
 });
 
-Deno.test("og:image sizes and alt belong to the image they follow", () => {
-  const m = extractMetadata(
+Deno.test("og:image sizes and alt belong to the image they follow", async () => {
+  const m = await extractMetadata(
     page(
       `<meta property="og:image:width" content="10">` + // before any image: starts one without URL
         `<meta property="og:image" content="/one.png">` +
@@ -95,7 +99,7 @@ Deno.test("og:image sizes and alt belong to the image they follow", () => {
     "https://site.test/one.png",
     "https://site.test/two.png",
   ]);
-  const only = extractMetadata(
+  const only = await extractMetadata(
     page(
       `<meta property="og:image:url" content="/u.png"><meta property="og:image:width" content="640">`,
     ),
@@ -109,8 +113,8 @@ Deno.test("og:image sizes and alt belong to the image they follow", () => {
   });
 });
 
-Deno.test("image falls back to twitter:image, then JSON-LD ImageObject with its size", () => {
-  const tw = extractMetadata(
+Deno.test("image falls back to twitter:image, then JSON-LD ImageObject with its size", async () => {
+  const tw = await extractMetadata(
     page(
       `<meta name="twitter:image:src" content="/t.jpg"><meta name="twitter:image:alt" content="T">`,
     ),
@@ -122,7 +126,7 @@ Deno.test("image falls back to twitter:image, then JSON-LD ImageObject with its 
     height: null,
     alt: "T",
   });
-  const fromLd = extractMetadata(
+  const fromLd = await extractMetadata(
     page(
       ld({
         "@type": "Article",
@@ -145,8 +149,8 @@ Deno.test("image falls back to twitter:image, then JSON-LD ImageObject with its 
   });
 });
 
-Deno.test("a broken JSON-LD block is skipped with a warning; the others still count", () => {
-  const m = extractMetadata(
+Deno.test("a broken JSON-LD block is skipped with a warning; the others still count", async () => {
+  const m = await extractMetadata(
     page(
       `<script type="application/ld+json">{"headline": "broken",}</script>` +
         `<script type="application/ld+json"> </script>` +
@@ -162,8 +166,8 @@ Deno.test("a broken JSON-LD block is skipped with a warning; the others still co
   ]);
 });
 
-Deno.test("JSON-LD @graph references are followed for author, publisher and logo", () => {
-  const m = extractMetadata(
+Deno.test("JSON-LD @graph references are followed for author, publisher and logo", async () => {
+  const m = await extractMetadata(
     page(ld({
       "@context": "https://schema.org",
       "@graph": [
@@ -192,8 +196,8 @@ Deno.test("JSON-LD @graph references are followed for author, publisher and logo
   assert.equal(m.type, "NewsArticle"); // the node with the headline, not the WebSite
 });
 
-Deno.test("author: a profile URL in article:author is not a name", () => {
-  const m = extractMetadata(
+Deno.test("author: a profile URL in article:author is not a name", async () => {
+  const m = await extractMetadata(
     page(
       `<meta property="article:author" content="https://site.test/u/ann">`,
       `<a rel="author" href="/u/ann"> Ann  Lee </a>`,
@@ -204,69 +208,75 @@ Deno.test("author: a profile URL in article:author is not a name", () => {
   assert.equal(m.openGraph["article:author"], "https://site.test/u/ann");
 });
 
-Deno.test("lang: <html lang>, then content-language, then og:locale written as a BCP 47 tag", () => {
-  assert.equal(extractMetadata(`<html lang="pt-BR"><title>x</title></html>`, AT).lang, "pt-BR");
+Deno.test("lang: <html lang>, then content-language, then og:locale written as a BCP 47 tag", async () => {
   assert.equal(
-    extractMetadata(page(`<meta http-equiv="Content-Language" content="nl, en">`), AT).lang,
+    (await extractMetadata(`<html lang="pt-BR"><title>x</title></html>`, AT)).lang,
+    "pt-BR",
+  );
+  assert.equal(
+    (await extractMetadata(page(`<meta http-equiv="Content-Language" content="nl, en">`), AT)).lang,
     "nl",
   );
   assert.equal(
-    extractMetadata(page(`<meta property="og:locale" content="en_GB">`), AT).lang,
+    (await extractMetadata(page(`<meta property="og:locale" content="en_GB">`), AT)).lang,
     "en-GB",
   );
   assert.equal(
-    extractMetadata(
+    (await extractMetadata(
       `<html lang="not a tag!"><meta property="og:locale" content="fr_FR"></html>`,
       AT,
-    ).lang,
+    )).lang,
     "fr-FR",
   );
 });
 
-Deno.test("type defaults to website, as Open Graph says of unmarked pages", () => {
-  assert.equal(extractMetadata(page("<title>x</title>"), AT).type, "website");
-  assert.equal(extractMetadata("", AT).type, "website");
+Deno.test("type defaults to website, as Open Graph says of unmarked pages", async () => {
+  assert.equal((await extractMetadata(page("<title>x</title>"), AT)).type, "website");
+  assert.equal((await extractMetadata("", AT)).type, "website");
 });
 
-Deno.test("keywords: split, trimmed, de-duplicated; article:tag when there is no keywords meta", () => {
+Deno.test("keywords: split, trimmed, de-duplicated; article:tag when there is no keywords meta", async () => {
   assert.deepEqual(
-    extractMetadata(page(`<meta name="keywords" content=" a, b ,, a,c d ">`), AT).keywords,
+    (await extractMetadata(page(`<meta name="keywords" content=" a, b ,, a,c d ">`), AT)).keywords,
     ["a", "b", "c d"],
   );
   assert.deepEqual(
-    extractMetadata(
+    (await extractMetadata(
       page(`<meta property="article:tag" content="x"><meta property="article:tag" content="y">`),
       AT,
-    ).keywords,
+    )).keywords,
     ["x", "y"],
   );
-  assert.deepEqual(extractMetadata(page(ld({ keywords: "p, q" })), AT).keywords, ["p", "q"]);
+  assert.deepEqual((await extractMetadata(page(ld({ keywords: "p, q" })), AT)).keywords, [
+    "p",
+    "q",
+  ]);
 });
 
-Deno.test("favicon: largest raster rel=icon, else SVG, else apple-touch-icon, else /favicon.ico", () => {
-  const fav = (head: string) => extractMetadata(page(head), AT).favicon;
+Deno.test("favicon: largest raster rel=icon, else SVG, else apple-touch-icon, else /favicon.ico", async () => {
+  const fav = async (head: string) => (await extractMetadata(page(head), AT)).favicon;
   assert.equal(
-    fav(
+    await fav(
       `<link rel="icon" href="/a.svg"><link rel="icon" sizes="16x16" href="/16.png"><link rel="icon" sizes="48x48 96x96" href="/multi.ico">`,
     ),
     "https://site.test/multi.ico",
   );
   assert.equal(
-    fav(`<link rel="icon" href="/a.svg"><link rel="icon" href="/b.png">`),
+    await fav(`<link rel="icon" href="/a.svg"><link rel="icon" href="/b.png">`),
     "https://site.test/a.svg",
   );
   assert.equal(
-    fav(
+    await fav(
       `<link rel="apple-touch-icon" sizes="120x120" href="/120.png"><link rel="apple-touch-icon" sizes="180x180" href="/180.png">`,
     ),
     "https://site.test/180.png",
   );
-  assert.equal(fav(`<link rel="SHORTCUT ICON" href="/s.ico">`), "https://site.test/s.ico");
-  assert.equal(fav(""), "https://site.test/favicon.ico");
+  assert.equal(await fav(`<link rel="SHORTCUT ICON" href="/s.ico">`), "https://site.test/s.ico");
+  assert.equal(await fav(""), "https://site.test/favicon.ico");
 });
 
-Deno.test("feeds, oEmbed and hreflang alternates are told apart from other alternate links", () => {
-  const m = extractMetadata(
+Deno.test("feeds, oEmbed and hreflang alternates are told apart from other alternate links", async () => {
+  const m = await extractMetadata(
     page(
       `<link rel="alternate" type="application/json" href="/wp-json/wp/v2/pages/2">` + // an API, not a feed
         `<link rel="alternate" type="text/xml+oembed" href="/o.xml">` +
@@ -286,8 +296,8 @@ Deno.test("feeds, oEmbed and hreflang alternates are told apart from other alter
   assert.deepEqual(m.alternates, [{ hreflang: "de", url: "https://site.test/de/" }]);
 });
 
-Deno.test("theme-color: the one without a media query wins", () => {
-  const m = extractMetadata(
+Deno.test("theme-color: the one without a media query wins", async () => {
+  const m = await extractMetadata(
     page(
       `<meta name="theme-color" media="(prefers-color-scheme: dark)" content="#000"><meta name="theme-color" content="#fff">`,
     ),
@@ -296,8 +306,8 @@ Deno.test("theme-color: the one without a media query wins", () => {
   assert.equal(m.themeColor, "#fff");
 });
 
-Deno.test("an SVG <title> is not the page title; scripts and templates hold no metadata", () => {
-  const m = extractMetadata(
+Deno.test("an SVG <title> is not the page title; scripts and templates hold no metadata", async () => {
+  const m = await extractMetadata(
     `<html><body><svg><title>Icon</title></svg><template><meta property="og:title" content="T"></template>` +
       `<script>document.write('<meta property="og:title" content="S">')</script><h1>Body</h1></body></html>`,
     AT,
@@ -306,8 +316,8 @@ Deno.test("an SVG <title> is not the page title; scripts and templates hold no m
   assert.deepEqual(m.openGraph, {});
 });
 
-Deno.test("microdata itemprop values are read from content, datetime, src and text", () => {
-  const m = extractMetadata(
+Deno.test("microdata itemprop values are read from content, datetime, src and text", async () => {
+  const m = await extractMetadata(
     page(
       "",
       `<time itemprop="datePublished" datetime="2020-01-02">Jan 2</time><span itemprop="author">Kim</span><img itemprop="image" src="/m.png">`,
@@ -320,20 +330,29 @@ Deno.test("microdata itemprop values are read from content, datetime, src and te
   assert.equal(m.image?.url, "https://site.test/m.png");
 });
 
-Deno.test("hostile markup never throws and always gives a result of the declared shape", () => {
+Deno.test("hostile markup never throws and always gives a result of the declared shape", async () => {
   const inputs = [
     "",
     "<<<>>>",
     "<html",
     "<meta property=og:image content='http://[bad'><link rel=icon href='http://[bad'><base href='http://[x'>",
     `<script type="application/ld+json">${"[".repeat(5000)}</script>`,
-    "<h1>" + "<b>".repeat(2000) + "deep",
+    "<h1>" + "<b>".repeat(1000) + "deep",
     ld({ "@graph": "not a list", author: { "@id": "#missing" }, image: 42 }),
   ];
   for (const html of inputs) {
-    const m = extractMetadata(html, AT);
+    const m = await extractMetadata(html, AT);
     assert.ok(PageMetadataSchema.safeParse(m).success, html.slice(0, 40));
   }
+});
+
+Deno.test("markup nested deeper than the parse limit is 502 PARSE_ERROR, not a stack overflow", async () => {
+  await assert.rejects(
+    () => extractMetadata("<h1>" + "<b>".repeat(2000) + "deep", AT),
+    (err: unknown) =>
+      err instanceof ApiError && err.code === "PARSE_ERROR" &&
+      err.message === "Page nests elements deeper than 1024 levels",
+  );
 });
 
 Deno.test("the fallback table documents every normalised field", () => {
@@ -361,8 +380,8 @@ Deno.test("the fallback table documents every normalised field", () => {
   ]);
 });
 
-Deno.test("dates: ISO 8601 UTC, what the page wrote in rawDates, and date = modified else published", () => {
-  const both = extractMetadata(
+Deno.test("dates: ISO 8601 UTC, what the page wrote in rawDates, and date = modified else published", async () => {
+  const both = await extractMetadata(
     page(
       `<meta property="article:published_time" content="Mon, Jan 7 2019 15:37:00 EST">` +
         `<meta property="article:modified_time" content="April 06, 2019 12:00 ET">`,
@@ -376,10 +395,10 @@ Deno.test("dates: ISO 8601 UTC, what the page wrote in rawDates, and date = modi
     published: "Mon, Jan 7 2019 15:37:00 EST",
     modified: "April 06, 2019 12:00 ET",
   });
-  const published = extractMetadata(page(ld({ dateCreated: "2016-04-25 23:37:17" })), AT);
+  const published = await extractMetadata(page(ld({ dateCreated: "2016-04-25 23:37:17" })), AT);
   assert.equal(published.date, "2016-04-25T23:37:17.000Z");
   // A source that does not parse gives way to the next; a time alone is not a date.
-  const body = extractMetadata(
+  const body = await extractMetadata(
     page(`<meta name="date" content="8:38 pm">`, `<p class="byline">By Kim Lee, June 6, 2013</p>`),
     AT,
   );
@@ -387,8 +406,8 @@ Deno.test("dates: ISO 8601 UTC, what the page wrote in rawDates, and date = modi
   assert.equal(body.author, "Kim Lee");
 });
 
-Deno.test("author: cleaned, and a profile URL gives way to a name, or becomes one", () => {
-  const named = extractMetadata(
+Deno.test("author: cleaned, and a profile URL gives way to a name, or becomes one", async () => {
+  const named = await extractMetadata(
     page(
       `<meta name="author" content="http://paidcontent.org/author/jeffjohnroberts/">`,
       `<a rel="author" href="/u/j">By Jeff John Roberts</a>`,
@@ -396,14 +415,14 @@ Deno.test("author: cleaned, and a profile URL gives way to a name, or becomes on
     AT,
   );
   assert.equal(named.author, "Jeff John Roberts");
-  const fromUrl = extractMetadata(
+  const fromUrl = await extractMetadata(
     page(`<meta property="article:author" content="https://news.test/author/dan-shanoff/">`),
     AT,
   );
   assert.equal(fromUrl.author, "Dan Shanoff");
 });
 
-Deno.test("siteName falls back to JSON-LD publisher, application-name, the logo's alt, the title's suffix", () => {
+Deno.test("siteName falls back to JSON-LD publisher, application-name, the logo's alt, the title's suffix", async () => {
   const cases: [string, string, string][] = [
     [
       ld({ "@type": "NewsArticle", publisher: { "@type": "Organization", name: "Daily" } }),
@@ -419,11 +438,11 @@ Deno.test("siteName falls back to JSON-LD publisher, application-name, the logo'
     ["<title>A story - The Courier</title>", "", "The Courier"],
   ];
   for (const [head, body, expected] of cases) {
-    assert.equal(extractMetadata(page(head, body), AT).siteName, expected, expected);
+    assert.equal((await extractMetadata(page(head, body), AT)).siteName, expected, expected);
   }
 });
 
-Deno.test("image falls back to JSON-LD, image_src, twitter:image:src, the article's lead <img>", () => {
+Deno.test("image falls back to JSON-LD, image_src, twitter:image:src, the article's lead <img>", async () => {
   const cases: [string, string, string][] = [
     [ld({ "@type": "Article", image: "/ld.jpg" }), "", "https://site.test/ld.jpg"],
     [`<link rel="image_src" href="/src.jpg">`, "", "https://site.test/src.jpg"],
@@ -436,15 +455,15 @@ Deno.test("image falls back to JSON-LD, image_src, twitter:image:src, the articl
     ],
   ];
   for (const [head, body, expected] of cases) {
-    assert.equal(extractMetadata(page(head, body), AT).image?.url, expected, expected);
+    assert.equal((await extractMetadata(page(head, body), AT)).image?.url, expected, expected);
   }
-  assert.equal(extractMetadata(page("", `<img src="/icons/mail.png">`), AT).image, null);
+  assert.equal((await extractMetadata(page("", `<img src="/icons/mail.png">`), AT)).image, null);
 });
 
-Deno.test("description falls back to the first real paragraph; double-encoded entities decoded", () => {
+Deno.test("description falls back to the first real paragraph; double-encoded entities decoded", async () => {
   const long = "A real paragraph of the article that says what it is about, at some length. "
     .repeat(2);
-  const m = extractMetadata(
+  const m = await extractMetadata(
     page(
       "",
       `<nav><p>${
@@ -456,9 +475,19 @@ Deno.test("description falls back to the first real paragraph; double-encoded en
     AT,
   );
   assert.equal(m.description, long.trim());
-  const encoded = extractMetadata(
+  const encoded = await extractMetadata(
     page(`<meta name="description" content="Nigeria&amp;rsquo;s capital &amp;#39;x&amp;#39;">`),
     AT,
   );
   assert.equal(encoded.description, "Nigeria’s capital 'x'");
+});
+
+Deno.test("a body rule reads its first 20 matching elements (a page of thousands of non-dates is not read through)", async () => {
+  const times = (invalid: number) =>
+    page(
+      "",
+      `${'<time datetime="soon">soon</time>'.repeat(invalid)}<time datetime="2021-05-06">x</time>`,
+    );
+  assert.equal((await extractMetadata(times(19), AT)).publishedTime, "2021-05-06T00:00:00.000Z");
+  assert.equal((await extractMetadata(times(20), AT)).publishedTime, null);
 });

@@ -1,6 +1,10 @@
 /** The README's first real paragraph: badges, logos, taglines and markup are skipped. */
 import assert from "node:assert/strict";
-import { MAX_INTRO_CHARS, readmeIntro } from "../../functions/repo-explainer/readme_intro.ts";
+import {
+  MAX_INTRO_CHARS,
+  MAX_LEXED_CHARS,
+  readmeIntro,
+} from "../../functions/repo-explainer/readme_intro.ts";
 
 Deno.test("the first prose paragraph, after a heading, a logo and a badge row", () => {
   const md = `# deno
@@ -41,4 +45,26 @@ Deno.test("a long paragraph is cut at a sentence end within the cap", () => {
   const intro = readmeIntro(sentence.repeat(20))!;
   assert.ok(intro.length <= MAX_INTRO_CHARS, String(intro.length));
   assert.ok(intro.endsWith("finds."), intro.slice(-20));
+});
+
+Deno.test("only the README's first 8 KiB is searched, with the link definitions of the rest", () => {
+  const filler = "## Notes\n\n" + "- short item\n".repeat(Math.ceil(MAX_LEXED_CHARS / 13));
+  const late = "This paragraph comes after the first eight kibibytes of the README file.";
+  assert.equal(readmeIntro(`# x\n\n${filler}\n${late}\n`), null, "past the head: not read");
+  const intro = "[Rocket][site] serves static sites with zero configuration, fast and small.";
+  assert.equal(
+    readmeIntro(`# Rocket\n\n${intro}\n\n${filler}\n[site]: https://rocket.example/\n`),
+    "Rocket serves static sites with zero configuration, fast and small.",
+    "a reference defined at the bottom still resolves",
+  );
+});
+
+Deno.test("a hostile 64 KiB README is read promptly (marked's inline lexer is quadratic on it)", () => {
+  for (const unit of ["_a", "[", "*a"]) {
+    const started = performance.now();
+    readmeIntro(unit.repeat(32 * 1024 / unit.length * 2));
+    const elapsed = performance.now() - started;
+    // The whole 64 KiB of `_a` took 2.9 s; the 8 KiB head takes well under 100 ms.
+    assert.ok(elapsed < 1_000, `${unit}: ${elapsed.toFixed(0)} ms`);
+  }
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 21's hostile pages against a route that parses HTML (`/analyze`, `/inspect`), over
+ * Issue 21's hostile pages against a route that parses HTML (`/analyze`, `/inspect`, `/metadata`), over
  * real HTTP on 127.0.0.1: deeply nested markup is a prompt 502 PARSE_ERROR, and `GET /`
  * keeps answering fast while the route works on a large page.
  */
