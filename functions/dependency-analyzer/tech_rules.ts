@@ -292,7 +292,7 @@ export function compileTechRules(
 /** Groups patterns by literal (a pattern with alternatives under each) and indexes them. */
 function indexPatterns(patterns: CompiledPattern[], denseDepth: number): TextPatterns {
   const literals = new Map<string, number>();
-  const byLiteral: CompiledPattern[][] = [];
+  const counts: number[] = [];
   const always: CompiledPattern[] = [];
   const indexed: CompiledPattern[] = [];
   for (const p of patterns) {
@@ -301,15 +301,24 @@ function indexPatterns(patterns: CompiledPattern[], denseDepth: number): TextPat
       continue;
     }
     for (const literal of p.literals) {
-      let id = literals.get(literal);
-      if (id === undefined) {
-        id = literals.size;
-        literals.set(literal, id);
-        byLiteral.push([]);
+      const id = literals.get(literal);
+      if (id !== undefined) counts[id]++;
+      else {
+        literals.set(literal, counts.length);
+        counts.push(1);
       }
-      byLiteral[id].push(p);
     }
     indexed.push(p);
+  }
+  // Lists of their final size: most literals have one pattern, and a list grown by `push` keeps
+  // room for 16 (1 MiB over the rule set).
+  const byLiteral = counts.map((n) => new Array<CompiledPattern>(n));
+  const filled = new Uint32Array(counts.length);
+  for (const p of indexed) {
+    for (const literal of p.literals!) {
+      const id = literals.get(literal)!;
+      byLiteral[id][filled[id]++] = p;
+    }
   }
   return {
     indexed,

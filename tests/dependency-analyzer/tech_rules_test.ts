@@ -11,7 +11,7 @@ Deno.test("tech_rules_data.json is what scripts/build_tech_rules.ts builds from 
   );
 });
 
-Deno.test("the whole rule set compiles once, every pattern, with a prefilter for nearly all", async () => {
+Deno.test("the whole rule set loads once, every pattern compiled, with a prefilter for nearly all", async () => {
   const rules = await loadTechRules();
   assert.equal(await loadTechRules(), rules, "compiled once, shared");
   assert.ok(rules.techs.length > 5_000, `${rules.techs.length} technologies`);
