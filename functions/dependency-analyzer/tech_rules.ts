@@ -98,43 +98,48 @@ export interface RawTech {
 }
 
 /**
- * A compiled pattern in the data file: what `compilePattern` derived, as a tuple whose
- * trailing defaults (no literals, no version, confidence 100) are left out.
+ * Patterns in the data file, as columns: one array per field, so that the file parses into a
+ * few long arrays rather than arrays per pattern (a cold import took ~55 ms, so ~35). Fields
+ * that are rarely set are objects by index, absent when default.
  */
-type PatternRow = [
-  tech: number,
-  source: string,
-  literals?: string[] | null,
-  version?: string,
-  confidence?: number,
-];
+interface PatternColumns {
+  tech: number[];
+  source: string[];
+  /** `compilePattern`'s literals, each once, joined by "\n"; "" when none. */
+  literals: string[];
+  /** Absent: "". */
+  version: Record<number, string>;
+  /** Absent: 100. */
+  confidence: Record<number, number>;
+}
 
-/**
- * A technology in the data file: categories as indexes into `RuleData.categories`, implies as
- * [name, confidence, version]; trailing empty lists are left out.
- */
-type TechRow = [
-  name: string,
-  categories?: number[],
-  implies?: [name: string, confidence: number, version: string][],
-  excludes?: string[],
-  requires?: string[],
-  requiresCategory?: number[],
-];
+/** Patterns of keyed signals: with the lowercased meta/header/cookie name. */
+interface KeyedColumns extends PatternColumns {
+  key: string[];
+}
+
+/** Technologies in the data file, as columns (see PatternColumns); absent: an empty list. */
+interface TechColumns {
+  name: string[];
+  /** Indexes into `RuleData.categories` joined by ","; "" when none. */
+  categories: string[];
+  implies: Record<number, [name: string, confidence: number, version: string][]>;
+  excludes: Record<number, string[]>;
+  requires: Record<number, string[]>;
+  requiresCategory: string[];
+}
 
 /**
  * The rule set compiled at build time (scripts/build_tech_rules.ts writes it to
  * tech_rules_data.json): everything that does not depend on a request, so loading it only
- * builds the objects and the literal indexes.
+ * builds the objects and the literal indexes. Everything in rule-set order.
  */
 export interface RuleData {
   source: string;
   categories: string[];
-  techs: TechRow[];
-  /** Per text signal, the patterns in rule-set order. */
-  text: Record<TextSignal, PatternRow[]>;
-  /** Per keyed signal, [lowercased key, pattern] in rule-set order. */
-  keyed: Record<KeyedSignal, [key: string, pattern: PatternRow][]>;
+  techs: TechColumns;
+  text: Record<TextSignal, PatternColumns>;
+  keyed: Record<KeyedSignal, KeyedColumns>;
   skipped: number;
 }
 
@@ -142,23 +147,13 @@ function list<T>(value: T | T[] | undefined): T[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
-/**
- * A row without its trailing default values after the first `keep` (the data file ships with
- * every bundle).
- */
-function trimmed<T extends unknown[]>(row: T, keep: number, isDefault: (v: unknown) => boolean): T {
-  let end = row.length;
-  while (end > keep && isDefault(row[end - 1])) end--;
-  return row.slice(0, end) as T;
-}
-
-/** Each literal once (`<link…glyphicons|<img…glyphicons` gives one per alternative). */
-function unique(literals: string[] | null): string[] | null {
-  return literals && [...new Set(literals)];
-}
-
-const emptyList = (v: unknown) => Array.isArray(v) && v.length === 0;
-const defaultAttr = (v: unknown) => v === null || v === "" || v === 100;
+const patternColumns = (): PatternColumns => ({
+  tech: [],
+  source: [],
+  literals: [],
+  version: {},
+  confidence: {},
+});
 
 /** Compiles webappanalyzer's definitions into the data file's form (at build time). */
 export function compileRuleData(
@@ -168,61 +163,73 @@ export function compileRuleData(
 ): RuleData {
   const categoryNames: string[] = [];
   const categoryIndex = new Map<string, number>();
-  const cat = (id: number) => {
-    const name = categories[String(id)]?.name ?? `category ${id}`;
-    let index = categoryIndex.get(name);
-    if (index === undefined) {
-      index = categoryNames.push(name) - 1;
-      categoryIndex.set(name, index);
-    }
-    return index;
+  const cats = (ids: number[]) =>
+    ids.map((id) => {
+      const name = categories[String(id)]?.name ?? `category ${id}`;
+      let index = categoryIndex.get(name);
+      if (index === undefined) {
+        index = categoryNames.push(name) - 1;
+        categoryIndex.set(name, index);
+      }
+      return index;
+    }).join();
+  const techs: TechColumns = {
+    name: [],
+    categories: [],
+    implies: {},
+    excludes: {},
+    requires: {},
+    requiresCategory: [],
   };
   const data: RuleData = {
     source,
     categories: categoryNames,
-    techs: [],
-    text: Object.fromEntries(TEXT_SIGNALS.map((s) => [s, []])) as unknown as RuleData["text"],
-    keyed: Object.fromEntries(KEYED_SIGNALS.map((s) => [s, []])) as unknown as RuleData["keyed"],
+    techs,
+    text: Object.fromEntries(TEXT_SIGNALS.map((s) => [s, patternColumns()])) as RuleData["text"],
+    keyed: Object.fromEntries(
+      KEYED_SIGNALS.map((s) => [s, { ...patternColumns(), key: [] }]),
+    ) as unknown as RuleData["keyed"],
     skipped: 0,
   };
-  const row = (tech: number, raw: string | number): PatternRow | null => {
+  const add = (to: PatternColumns, tech: number, raw: string | number): boolean => {
     const p = compilePattern(raw);
-    if (!p) data.skipped++;
-    return p &&
-      trimmed<PatternRow>(
-        [tech, p.source, unique(p.literals), p.version, p.confidence],
-        2,
-        defaultAttr,
-      );
+    if (!p) {
+      data.skipped++;
+      return false;
+    }
+    // Each literal once (`<link…glyphicons|<img…glyphicons` gives one per alternative).
+    const literals = [...new Set(p.literals ?? [])];
+    if (literals.some((l) => l.includes("\n"))) throw new Error(`literal with a newline: ${raw}`);
+    const at = to.tech.length;
+    to.tech.push(tech);
+    to.source.push(p.source);
+    to.literals.push(literals.join("\n"));
+    if (p.version !== "") to.version[at] = p.version;
+    if (p.confidence !== 100) to.confidence[at] = p.confidence;
+    return true;
   };
   for (const [name, def] of Object.entries(raw)) {
-    const tech = data.techs.length;
-    data.techs.push(trimmed<TechRow>(
-      [
-        name,
-        list(def.cats).map(cat),
-        list(def.implies).map((s) => {
-          const p = compilePattern(s);
-          return [p?.source ?? String(s), p?.confidence ?? 100, p?.version ?? ""];
-        }),
-        list(def.excludes).map((s) => String(s).split("\\;")[0]),
-        list(def.requires).map((s) => String(s).split("\\;")[0]),
-        list(def.requiresCategory).map(cat),
-      ],
-      1,
-      emptyList,
-    ));
+    const tech = techs.name.length;
+    techs.name.push(name);
+    techs.categories.push(cats(list(def.cats)));
+    const implies = list(def.implies).map((s): [string, number, string] => {
+      const p = compilePattern(s);
+      return [p?.source ?? String(s), p?.confidence ?? 100, p?.version ?? ""];
+    });
+    const excludes = list(def.excludes).map((s) => String(s).split("\\;")[0]);
+    const requires = list(def.requires).map((s) => String(s).split("\\;")[0]);
+    if (implies.length > 0) techs.implies[tech] = implies;
+    if (excludes.length > 0) techs.excludes[tech] = excludes;
+    if (requires.length > 0) techs.requires[tech] = requires;
+    techs.requiresCategory.push(cats(list(def.requiresCategory)));
     for (const signal of TEXT_SIGNALS) {
-      for (const rawPattern of list(def[signal])) {
-        const p = row(tech, rawPattern);
-        if (p) data.text[signal].push(p);
-      }
+      for (const rawPattern of list(def[signal])) add(data.text[signal], tech, rawPattern);
     }
     for (const signal of KEYED_SIGNALS) {
+      const to = data.keyed[signal];
       for (const [key, patterns] of Object.entries(def[signal] ?? {})) {
         for (const rawPattern of list(patterns)) {
-          const p = row(tech, rawPattern);
-          if (p) data.keyed[signal].push([key.toLowerCase(), p]);
+          if (add(to, tech, rawPattern)) to.key.push(key.toLowerCase());
         }
       }
     }
@@ -238,32 +245,42 @@ export function buildTechRules(data: RuleData): TechRules {
   // sets: one empty list and one array per category set, not five new arrays per technology.
   const none: never[] = [];
   const categorySets = new Map<string, string[]>();
-  const names = (ids: number[] | undefined) => {
-    if (!ids) return none;
-    const key = ids.join();
-    let set = categorySets.get(key);
-    if (!set) categorySets.set(key, set = ids.map((c) => data.categories[c]));
+  const names = (ids: string) => {
+    if (ids === "") return none;
+    let set = categorySets.get(ids);
+    if (!set) categorySets.set(ids, set = ids.split(",").map((c) => data.categories[+c]));
     return set;
   };
-  for (const [name, cats, implies, excludes, requires, requiresCategory] of data.techs) {
-    byName.set(name, techs.length);
+  const t = data.techs;
+  for (let i = 0; i < t.name.length; i++) {
+    const implies = t.implies[i];
+    byName.set(t.name[i], i);
     techs.push({
-      name,
-      categories: names(cats),
-      implies: implies?.map(([name, confidence, version]) => ({ name, confidence, version })) ??
-        none,
-      excludes: excludes ?? none,
-      requires: requires ?? none,
-      requiresCategory: names(requiresCategory),
+      name: t.name[i],
+      categories: names(t.categories[i]),
+      implies: implies
+        ? implies.map(([name, confidence, version]) => ({ name, confidence, version }))
+        : none,
+      excludes: t.excludes[i] ?? none,
+      requires: t.requires[i] ?? none,
+      requiresCategory: names(t.requiresCategory[i]),
     });
   }
-  const pattern = ([tech, source, literals = null, version = "", confidence = 100]: PatternRow) =>
-    new CompiledPattern(tech, source, literals, version, confidence);
+  const patterns = (c: PatternColumns) =>
+    c.tech.map((tech, i) =>
+      new CompiledPattern(
+        tech,
+        c.source[i],
+        c.literals[i] === "" ? null : c.literals[i].split("\n"),
+        c.version[i] ?? "",
+        c.confidence[i] ?? 100,
+      )
+    );
   const text = Object.fromEntries(
     TEXT_SIGNALS.map((s) => [
       s,
       indexPatterns(
-        data.text[s].map(pattern),
+        patterns(data.text[s]),
         LONG_SIGNALS.has(s) ? Infinity : SHORT_TEXT_DENSE_DEPTH,
       ),
     ]),
@@ -272,11 +289,12 @@ export function buildTechRules(data: RuleData): TechRules {
     KEYED_SIGNALS.map((s) => [s, new Map<string, CompiledPattern[]>()]),
   ) as Record<KeyedSignal, Map<string, CompiledPattern[]>>;
   for (const signal of KEYED_SIGNALS) {
-    for (const [key, row] of data.keyed[signal]) {
-      const patterns = keyed[signal].get(key) ?? [];
-      patterns.push(pattern(row));
-      keyed[signal].set(key, patterns);
-    }
+    const columns = data.keyed[signal];
+    patterns(columns).forEach((pattern, i) => {
+      const list = keyed[signal].get(columns.key[i]);
+      if (list) list.push(pattern);
+      else keyed[signal].set(columns.key[i], [pattern]);
+    });
   }
   return { techs, byName, text, keyed, skipped: data.skipped };
 }
