@@ -41,7 +41,7 @@ type StateArray = Uint16Array | Int32Array;
 export class LiteralIndex {
   /** The number of literals. */
   readonly size: number;
-  /** States are numbered breadth-first: those below `dense` are the shallow ones. */
+  /** States below `dense` are the shallow ones (numbered breadth-first); deep ones follow. */
   private readonly dense: number;
   /** Full transitions of the shallow states: state * CLASSES + class → state. */
   private readonly rows: StateArray;
