@@ -93,7 +93,7 @@ export async function run(): Promise<BenchRow[]> {
       rulesTables: number;
     };
     const rulesRow: BenchRow = {
-      measure: "technology rule set (/analyze): memory kept after compiling",
+      measure: "technology rule set (/analyze): memory kept after loading",
       unit: "MiB",
       project: rulesHeap + rulesTables,
       baseline: null,

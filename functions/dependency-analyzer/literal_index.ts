@@ -6,8 +6,8 @@
  * one regex run, never a wrong detection; every true occurrence is reported.
  *
  * Hand-written rather than an npm package: the one maintained candidate measured
- * (modern-ahocorasick 3.3, grapheme-aware) took 40–100 ms on a 330 KiB page; this DFA over
- * char classes takes a few ms, which the issue's 25 ms median needs.
+ * (modern-ahocorasick 3.3, grapheme-aware) took 40–100 ms on a 330 KiB page; this automaton
+ * over char classes takes a few ms, which the issue's 25 ms median needs.
  */
 
 /** Alphabet size: letters and digits, common URL/markup punctuation, one class for the rest. */
@@ -32,79 +32,224 @@ function classOf(code: number): number {
   return code < 128 ? CLASS_OF[code] : 0;
 }
 
-const NONE: readonly number[] = [];
+/** `firstClass` of a state without children. */
+const NO_CLASS = 255;
+
+type StateArray = Uint16Array | Int32Array;
 
 /** A compiled set of literals; `find(text)` tells which occur. */
 export class LiteralIndex {
-  /** Dense transition table of the automaton: state * CLASSES + class → state. */
-  private readonly next: Uint16Array | Int32Array;
-  /** Per state: the literal ids that end there (own and along the suffix links). */
-  private readonly outputs: (readonly number[])[];
-  /** Per state: 1 when some literal ends there (a cheap test in the scan). */
-  private readonly ends: Uint8Array;
   /** The number of literals. */
   readonly size: number;
+  /** States below `dense` are the shallow ones (numbered breadth-first); deep ones follow. */
+  private readonly dense: number;
+  /** Full transitions of the shallow states: state * CLASSES + class → state. */
+  private readonly rows: StateArray;
+  /** Deep state - dense → the class of its first child (which is state + 1), or NO_CLASS. */
+  private readonly firstClass: Uint8Array;
+  /** Deep state - dense → its other children: `otherClass`/`otherTarget[otherStart[d]…]`. */
+  private readonly otherStart: Uint32Array;
+  private readonly otherClass: Uint8Array;
+  private readonly otherTarget: StateArray;
+  /** Per state: its failure state (where a deep state's missing edge continues). */
+  private readonly fail: StateArray;
   /**
-   * Per state: the `find` call that last reached it (`epoch`). One table for all calls, since
-   * a fresh one per call is a buffer outside the JS heap that V8 frees only at a later GC.
+   * Per state: 0, or 1 + the index of its output list in `outStart`. Output lists are
+   * numbered in the order `find` reports them (see there).
+   */
+  private readonly output: StateArray;
+  /** Output list k is `outIds[outStart[k]…outStart[k + 1]]`: the literals that end there. */
+  private readonly outStart: Uint32Array;
+  private readonly outIds: Uint32Array;
+  /**
+   * Per output list: the `find` call that last reached it (`epoch`). One table for all calls,
+   * since a fresh one per call is a buffer outside the JS heap that V8 frees only at a later GC.
    */
   private readonly seen: Uint32Array;
   private epoch = 0;
 
-  /** Bytes of the typed tables (transitions and end marks), for memory figures. */
+  /** Bytes of the typed tables, for memory figures. */
   get tableBytes(): number {
-    return this.next.byteLength + this.ends.byteLength + this.seen.byteLength;
+    return [
+      this.rows,
+      this.firstClass,
+      this.otherStart,
+      this.otherClass,
+      this.otherTarget,
+      this.fail,
+      this.output,
+      this.outStart,
+      this.outIds,
+      this.seen,
+    ].reduce((n, t) => n + t.byteLength, 0);
   }
 
-  /** Builds the automaton over `literals` (ids are their indexes). */
-  constructor(literals: readonly string[]) {
+  /**
+   * Builds the automaton over `literals` (ids are their indexes). States up to `denseDepth`
+   * characters deep get a full row of transitions; deeper ones keep only their own edges and
+   * continue along failure links: far smaller (most states are deep), but slower where a text
+   * follows literals deep, as markup does for markup literals. A text keeps the automaton near
+   * the root nearly all the time.
+   */
+  constructor(literals: readonly string[], denseDepth = Infinity) {
+    // Runs once, on the first analysis, mostly before the JIT has compiled it: plain loops over
+    // typed arrays, no array per state.
     this.size = literals.length;
-    // At most one state per literal character, plus the root: one table, allocated once.
-    const capacity = 1 + literals.reduce((n, l) => n + l.length, 0);
-    const next = capacity < 0xffff
-      ? new Uint16Array(capacity * CLASSES)
-      : new Int32Array(capacity * CLASSES);
-    // 0 means "no edge" while building the trie (the root is never an edge's target).
-    // Most states end no literal: they share one empty list (tens of thousands of states).
-    const own: (readonly number[])[] = [NONE];
-    let states = 1;
-    literals.forEach((literal, id) => {
+    // The trie, its states numbered as they are created (that order ranks the output lists).
+    let capacity = 1;
+    for (let id = 0; id < literals.length; id++) capacity += literals[id].length;
+    const firstChild = new Int32Array(capacity).fill(-1);
+    const nextSibling = new Int32Array(capacity).fill(-1);
+    const classOfState = new Uint8Array(capacity);
+    // The literals that end at a state, ascending: a list through `ownNext`.
+    const ownFirst = new Int32Array(capacity).fill(-1);
+    const ownLast = new Int32Array(capacity);
+    const ownNext = new Int32Array(literals.length).fill(-1);
+    let created = 1;
+    for (let id = 0; id < literals.length; id++) {
+      const literal = literals[id];
       let state = 0;
       for (let i = 0; i < literal.length; i++) {
-        const at = state * CLASSES + classOf(literal.charCodeAt(i));
-        if (next[at] === 0) {
-          next[at] = states++;
-          own.push(NONE);
+        const c = classOf(literal.charCodeAt(i));
+        let child = firstChild[state];
+        while (child >= 0 && classOfState[child] !== c) child = nextSibling[child];
+        if (child < 0) {
+          child = created++;
+          classOfState[child] = c;
+          nextSibling[child] = firstChild[state];
+          firstChild[state] = child;
         }
-        state = next[at];
+        state = child;
       }
-      own[state] = [...own[state], id];
-    });
-    const fail = new Int32Array(states);
-    const outputs = own;
-    // Breadth-first: each state's failure state is complete before its children need it;
-    // missing edges become the failure state's edge, which makes the table a DFA.
-    const queue: number[] = [];
-    for (let c = 0; c < CLASSES; c++) if (next[c] !== 0) queue.push(next[c]);
-    for (let head = 0; head < queue.length; head++) {
-      const state = queue[head];
-      const f = fail[state];
-      if (outputs[f].length > 0) outputs[state] = [...outputs[state], ...outputs[f]];
-      for (let c = 0; c < CLASSES; c++) {
-        const at = state * CLASSES + c;
-        const s = next[at];
-        if (s === 0) {
-          next[at] = next[f * CLASSES + c];
-        } else {
-          fail[s] = next[f * CLASSES + c];
-          queue.push(s);
+      if (ownFirst[state] < 0) ownFirst[state] = id;
+      else ownNext[ownLast[state]] = id;
+      ownLast[state] = id;
+    }
+    // Breadth-first order of the trie: the shallow states come first and are numbered so.
+    const bfs = new Int32Array(created);
+    const depth = new Uint8Array(created);
+    let dense = created;
+    for (let head = 0, tail = 1; head < created; head++) {
+      const state = bfs[head];
+      if (depth[state] > denseDepth && dense === created) dense = head;
+      for (let child = firstChild[state]; child >= 0; child = nextSibling[child]) {
+        depth[child] = depth[state] < 255 ? depth[state] + 1 : 255;
+        bfs[tail++] = child;
+      }
+    }
+    const number = new Int32Array(created);
+    const trieOf = new Int32Array(created);
+    for (let n = 0; n < dense; n++) {
+      number[bfs[n]] = n;
+      trieOf[n] = bfs[n];
+    }
+    // Deep states in depth-first order: a state's first child is the next number, so following
+    // a literal is one comparison per character.
+    const stack: number[] = [];
+    for (let n = 0, next = dense; n < dense; n++) {
+      for (let child = firstChild[bfs[n]]; child >= 0; child = nextSibling[child]) {
+        if (depth[child] <= denseDepth) continue;
+        stack.push(child);
+        while (stack.length > 0) {
+          const state = stack.pop()!;
+          trieOf[next] = state;
+          number[state] = next++;
+          // The child pushed last is visited next: it is numbered `next`, this state's + 1.
+          for (let c = firstChild[state]; c >= 0; c = nextSibling[c]) stack.push(c);
         }
       }
     }
-    this.next = next.slice(0, states * CLASSES);
-    this.outputs = outputs;
-    this.ends = Uint8Array.from(outputs, (o) => (o.length > 0 ? 1 : 0));
-    this.seen = new Uint32Array(states);
+    const States = created < 0xffff ? Uint16Array : Int32Array;
+    const rows = new States(dense * CLASSES);
+    const deep = created - dense;
+    const firstClass = new Uint8Array(deep).fill(NO_CLASS);
+    const otherStart = new Uint32Array(deep + 1);
+    const others: number[] = [];
+    for (let d = 0; d < deep; d++) {
+      otherStart[d] = others.length;
+      const state = trieOf[dense + d];
+      for (let child = firstChild[state]; child >= 0; child = nextSibling[child]) {
+        if (number[child] === dense + d + 1) firstClass[d] = classOfState[child];
+        else others.push(child);
+      }
+    }
+    otherStart[deep] = others.length;
+    const otherClass = new Uint8Array(others.length);
+    const otherTarget = new States(others.length);
+    for (let e = 0; e < others.length; e++) {
+      otherClass[e] = classOfState[others[e]];
+      otherTarget[e] = number[others[e]];
+    }
+    const fail = new States(created);
+    this.dense = dense;
+    this.rows = rows;
+    this.firstClass = firstClass;
+    this.otherStart = otherStart;
+    this.otherClass = otherClass;
+    this.otherTarget = otherTarget;
+    this.fail = fail;
+    // Per state: the nearest state along its failure links where a literal ends, or -1; its
+    // output is its own literals, then that state's output.
+    const suffixOut = new Int32Array(created).fill(-1);
+    // Breadth-first: a state's failure state is shallower, so complete before it is needed.
+    // Missing edges of a shallow state become its failure state's, which makes its row a DFA's.
+    for (let n = 0; n < created; n++) {
+      const state = bfs[n];
+      const at = number[state];
+      const f = fail[at];
+      if (at < dense && at > 0) rows.copyWithin(at * CLASSES, f * CLASSES, (f + 1) * CLASSES);
+      for (let child = firstChild[state]; child >= 0; child = nextSibling[child]) {
+        const c = classOfState[child];
+        const to = number[child];
+        if (at < dense) rows[at * CLASSES + c] = to;
+        // The failure state: where the failure state's own path continues with `c`.
+        const s = at === 0 ? 0 : this.step(f, c);
+        fail[to] = s;
+        suffixOut[to] = ownFirst[trieOf[s]] >= 0 ? s : suffixOut[s];
+      }
+    }
+    // Output lists in the order of their states' creation, which `find` reports them in.
+    const output = new States(created);
+    let lists = 0;
+    let total = 0;
+    for (let state = 0; state < created; state++) {
+      const at = number[state];
+      if (ownFirst[state] < 0 && suffixOut[at] < 0) continue;
+      output[at] = ++lists;
+      for (let s = at; s >= 0; s = suffixOut[s]) {
+        for (let id = ownFirst[trieOf[s]]; id >= 0; id = ownNext[id]) total++;
+      }
+    }
+    const outStart = new Uint32Array(lists + 1);
+    const outIds = new Uint32Array(total);
+    for (let state = 0, o = 0; state < created; state++) {
+      const at = number[state];
+      if (output[at] === 0) continue;
+      for (let s = at; s >= 0; s = suffixOut[s]) {
+        for (let id = ownFirst[trieOf[s]]; id >= 0; id = ownNext[id]) outIds[o++] = id;
+      }
+      outStart[output[at]] = o;
+    }
+    this.output = output;
+    this.outStart = outStart;
+    this.outIds = outIds;
+    this.seen = new Uint32Array(lists);
+  }
+
+  /**
+   * The state after `state` reads class `c` (while building: once the rows of all shallower
+   * states are complete).
+   */
+  private step(state: number, c: number): number {
+    while (state >= this.dense) {
+      const d = state - this.dense;
+      if (this.firstClass[d] === c) return state + 1;
+      for (let e = this.otherStart[d]; e < this.otherStart[d + 1]; e++) {
+        if (this.otherClass[e] === c) return this.otherTarget[e];
+      }
+      state = this.fail[state];
+    }
+    return this.rows[state * CLASSES + c];
   }
 
   /**
@@ -114,9 +259,7 @@ export class LiteralIndex {
    * (evidence) does not depend on where things sit on the page.
    */
   find(text: string): Map<number, number[]> {
-    const next = this.next;
-    const outputs = this.outputs;
-    const ends = this.ends;
+    const { dense, rows, output, outStart, outIds } = this;
     const seen = this.seen;
     if (this.epoch === 0xffffffff) { // the counter would pass what the table holds
       this.seen.fill(0);
@@ -124,22 +267,30 @@ export class LiteralIndex {
     }
     const epoch = ++this.epoch; // find is synchronous: no other call shares the table meanwhile
     const at = new Map<number, number[]>();
+    const reached: number[] = [];
     let state = 0;
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
-      state = next[state * CLASSES + (code < 128 ? CLASS_OF[code] : 0)];
-      if (ends[state] === 0) continue;
-      seen[state] = epoch;
-      for (const id of outputs[state]) {
+      const c = code < 128 ? CLASS_OF[code] : 0;
+      state = state < dense ? rows[state * CLASSES + c] : this.step(state, c);
+      const k = output[state];
+      if (k === 0) continue;
+      if (seen[k - 1] !== epoch) {
+        seen[k - 1] = epoch;
+        reached.push(k - 1);
+      }
+      for (let o = outStart[k - 1]; o < outStart[k]; o++) {
+        const id = outIds[o];
         const list = at.get(id);
         if (list) list.push(i + 1);
         else at.set(id, [i + 1]);
       }
     }
     const found = new Map<number, number[]>();
-    for (let s = 0; s < seen.length; s++) {
-      if (seen[s] === epoch) {
-        for (const id of outputs[s]) if (!found.has(id)) found.set(id, at.get(id)!);
+    for (const k of reached.sort((a, b) => a - b)) {
+      for (let o = outStart[k]; o < outStart[k + 1]; o++) {
+        const id = outIds[o];
+        if (!found.has(id)) found.set(id, at.get(id)!);
       }
     }
     return found;

@@ -4,12 +4,13 @@
  * the longest plausible version, `excludes`, `implies` (transitively) and `requires` /
  * `requiresCategory` (a technology that only counts next to another).
  */
-import type {
-  CompiledPattern,
-  KeyedSignal,
-  TechRules,
-  TextPatterns,
-  TextSignal,
+import {
+  type CompiledPattern,
+  type KeyedSignal,
+  LONG_SIGNALS,
+  type TechRules,
+  type TextPatterns,
+  type TextSignal,
 } from "./tech_rules.ts";
 import { resolveVersion } from "./tech_patterns.ts";
 import type { Evidence } from "./schema.ts";
@@ -150,7 +151,7 @@ export async function matchSignals(
     }
     const [input] = inputs;
     // Long texts (the page, its inline scripts and styles): near the literal.
-    const long = signal === "html" || signal === "scripts" || signal === "css";
+    const long = LONG_SIGNALS.has(signal);
     const endsOf = (literal: string) => found.get(set.literalIds.get(literal)!) ?? [];
     for (const pattern of candidates) {
       await yieldSoon();
