@@ -8,6 +8,7 @@
  * that needs decoding) goes through the router unchanged.
  */
 import type { Cache } from "../../shared/bindings/cache.ts";
+import { pathOf } from "../../shared/contract/front.ts";
 import { logEvent, type LogSink } from "../../shared/contract/log.ts";
 import { CORS_HEADERS, elapsedMs, REQUEST_ID_HEADER } from "../../shared/contract/middleware.ts";
 import { cacheKey } from "./resolve.ts";
@@ -26,14 +27,6 @@ export function isSyncReadable(cache: Cache): cache is SyncReadableCache {
 // Only paths that are a code as stored (no percent-escapes to decode, no trailing slash).
 const CODE_PATH = /^\/[A-Za-z0-9_-]{3,64}$/;
 
-/** The path of a request URL (no query), without parsing the whole URL. */
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("://") + 3);
-  if (start < 0) return "/";
-  const query = url.indexOf("?", start);
-  return query < 0 ? url.slice(start) : url.slice(start, query);
-}
-
 /**
  * A function that answers a request from the cache, or returns null to let the router
  * answer it. `log` receives the same JSON line the request-log middleware writes; `onHit`
@@ -50,6 +43,8 @@ export function hotRedirect(
     if (method !== "GET" && method !== "HEAD") return null;
     const path = pathOf(req.url);
     if (!CODE_PATH.test(path)) return null;
+    // `has`, not `get`: once a served request's headers are looked at, Deno.serve copies them
+    // all after the handler anyway, and `has` builds that list once for the `get` below too.
     const headers = req.headers;
     if (headers.has("x-request-id")) return null;
     const code = path.slice(1);

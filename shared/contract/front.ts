@@ -45,8 +45,10 @@ export function frontFetch<B>(lazy: LazyApp<B>, bindings: B): Fetcher["fetch"] {
 
   const build = () => onFirstUse(async () => (await lazy.load()).createApp(bindings));
   let app = build();
+  // Once built, the app is called directly: a hot path's synchronous answer (the shortener's
+  // cached redirect) is then not wrapped in promises on every request.
+  let built: Fetcher | undefined;
   const routed = async (req: Request) => {
-    let built: Fetcher;
     try {
       built = await app();
     } catch (err) {
@@ -55,22 +57,36 @@ export function frontFetch<B>(lazy: LazyApp<B>, bindings: B): Fetcher["fetch"] {
     }
     return built.fetch(req);
   };
+  // Only a failed import or build lands here (the app answers its own errors): the shell's
+  // error handler makes it the contract's 500, with its log line.
+  const failed = (req: Request, err: unknown) => {
+    const failing = shell(true);
+    failing.all("*", () => {
+      throw err;
+    });
+    return failing.fetch(req);
+  };
 
   return (req) => {
     const method = req.method;
-    if ((method === "GET" || method === "HEAD") && new URL(req.url).pathname === "/") {
-      return front.fetch(req);
+    if ((method === "GET" || method === "HEAD") && pathOf(req.url) === "/") return front.fetch(req);
+    if (built === undefined) return routed(req).catch((err) => failed(req, err));
+    try {
+      const res = built.fetch(req);
+      return res instanceof Promise ? res.catch((err) => failed(req, err)) : res;
+    } catch (err) {
+      return failed(req, err);
     }
-    // Only a failed import or build lands here (the app answers its own errors): the shell's
-    // error handler makes it the contract's 500, with its log line.
-    return Promise.resolve(routed(req)).catch((err) => {
-      const failing = shell(true);
-      failing.all("*", () => {
-        throw err;
-      });
-      return failing.fetch(req);
-    });
   };
+}
+
+/** The path of a request URL as it came (no query), without parsing the whole URL. */
+export function pathOf(url: string): string {
+  const host = url.indexOf("://") + 3;
+  const start = url.indexOf("/", host);
+  const query = url.indexOf("?", host);
+  if (start < 0 || (query >= 0 && query < start)) return "/";
+  return query < 0 ? url.slice(start) : url.slice(start, query);
 }
 
 /**

@@ -58,7 +58,9 @@ function isoNow(): string {
  * fields carry one), then the fields. `sink` overrides the request's sink.
  */
 export function logEvent(fields: Record<string, unknown>, sink?: LogSink): void {
-  const current = context?.getStore();
+  // With its own sink and requestId (the request log, the shortener's hot path), the line
+  // takes nothing from the request context, which is then not read (~0.1 µs a line).
+  const current = sink !== undefined && "requestId" in fields ? undefined : context?.getStore();
   const line = JSON.stringify({ time: isoNow(), requestId: current?.requestId, ...fields });
   (sink ?? current?.sink ?? stderrSink)(line);
 }
