@@ -6,7 +6,7 @@
  * its fallback list (fields.ts).
  */
 import { decodeHTML } from "entities";
-import { collapse, parsePage, resolveUrl } from "../../shared/net/html.ts";
+import { collapse, cooperative, parsePage, resolveUrl } from "../../shared/net/html.ts";
 import {
   IMAGE_SOURCES,
   type ImageCandidate,
@@ -25,9 +25,19 @@ import type { ImageValue, PageMetadata } from "./schema.ts";
 import { collectSignals } from "./signals.ts";
 import { ogImages, openGraphGroup, twitterGroup } from "./tag_groups.ts";
 
-/** The first source whose value `normalise` accepts (returns non-null). */
-function first<T, R>(sources: Source<T>[], page: Page, normalise: (v: T) => R | null): R | null {
+/**
+ * The first source whose value `normalise` accepts (returns non-null). Other requests run
+ * between sources once a slice has passed: a body fallback walks the whole tree, and a large
+ * page without metadata runs them all.
+ */
+async function first<T, R>(
+  sources: Source<T>[],
+  page: Page,
+  normalise: (v: T) => R | null,
+  yieldSoon: () => Promise<void>,
+): Promise<R | null> {
   for (const source of sources) {
+    await yieldSoon();
     const raw = source.read(page);
     if (raw === null || raw === undefined) continue;
     const value = normalise(raw);
@@ -77,23 +87,30 @@ function cleanKeywords(list: string[]): string[] | null {
 }
 
 /** A date source's winner: the ISO 8601 UTC instant and what the page wrote. */
-function dateOf(sources: Source<string>[], page: Page): { iso: string; raw: string } | null {
+function dateOf(
+  sources: Source<string>[],
+  page: Page,
+  yieldSoon: () => Promise<void>,
+): Promise<{ iso: string; raw: string } | null> {
   return first(sources, page, (raw) => {
     const iso = toIsoDate(raw);
     return iso ? { iso, raw: collapse(raw) } : null;
-  });
+  }, yieldSoon);
 }
 
 /** Everything a link preview needs from an HTML page fetched from `finalUrl`. */
 export async function extractMetadata(html: string, finalUrl: string): Promise<PageMetadata> {
   const doc = await parsePage(html);
+  const yieldSoon = cooperative();
   const s = collectSignals(doc, finalUrl);
   const ld = parseJsonLd(s.jsonLdTexts, s.base);
   const page: Page = { doc, s, ld, main: mainNode(ld), og: ogImages(s.ordered) };
-  const published = dateOf(TEXT_FIELDS.publishedTime, page);
-  const modified = dateOf(TEXT_FIELDS.modifiedTime, page);
-  const text = (sources: Source<string>[]) => first(sources, page, cleanText);
-  const url = (sources: Source<string>[]) => first(sources, page, (v) => resolveUrl(v, s.base));
+  const published = await dateOf(TEXT_FIELDS.publishedTime, page, yieldSoon);
+  const modified = await dateOf(TEXT_FIELDS.modifiedTime, page, yieldSoon);
+  const pick = <T, R>(sources: Source<T>[], normalise: (v: T) => R | null) =>
+    first(sources, page, normalise, yieldSoon);
+  const text = (sources: Source<string>[]) => pick(sources, cleanText);
+  const url = (sources: Source<string>[]) => pick(sources, (v) => resolveUrl(v, s.base));
   const image = (c: ImageCandidate): ImageValue | null => {
     const abs = resolveUrl(c.url, s.base);
     if (!abs) return null;
@@ -102,21 +119,21 @@ export async function extractMetadata(html: string, finalUrl: string): Promise<P
   };
   const iconList = icons(s.links, s.base);
   return {
-    title: text(TEXT_FIELDS.title),
-    description: first(TEXT_FIELDS.description, page, cleanDescription),
-    canonical: url(URL_FIELDS.canonical),
-    lang: first(LANG_SOURCES, page, cleanLang),
-    siteName: text(TEXT_FIELDS.siteName),
-    type: text(TEXT_FIELDS.type),
-    author: first(TEXT_FIELDS.author, page, cleanAuthor),
+    title: await text(TEXT_FIELDS.title),
+    description: await pick(TEXT_FIELDS.description, cleanDescription),
+    canonical: await url(URL_FIELDS.canonical),
+    lang: await pick(LANG_SOURCES, cleanLang),
+    siteName: await text(TEXT_FIELDS.siteName),
+    type: await text(TEXT_FIELDS.type),
+    author: await pick(TEXT_FIELDS.author, cleanAuthor),
     publishedTime: published?.iso ?? null,
     modifiedTime: modified?.iso ?? null,
     date: modified?.iso ?? published?.iso ?? null,
     rawDates: { published: published?.raw ?? null, modified: modified?.raw ?? null },
-    keywords: first(KEYWORD_SOURCES, page, cleanKeywords) ?? [],
-    themeColor: text(TEXT_FIELDS.themeColor),
-    image: first(IMAGE_SOURCES, page, image),
-    logo: url(URL_FIELDS.logo),
+    keywords: await pick(KEYWORD_SOURCES, cleanKeywords) ?? [],
+    themeColor: await text(TEXT_FIELDS.themeColor),
+    image: await pick(IMAGE_SOURCES, image),
+    logo: await url(URL_FIELDS.logo),
     icons: iconList,
     favicon: bestFavicon(iconList, finalUrl),
     openGraph: openGraphGroup(s.ordered, s.base),
