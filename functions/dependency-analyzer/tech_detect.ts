@@ -129,36 +129,36 @@ export async function matchSignals(
     await yieldSoon();
     const found = set.index.find(inputs.length === 1 ? inputs[0] : inputs.join("\n"));
     const candidates = candidatesOf(set, found);
-    if (inputs.length > 1) {
-      // Many URLs (script sources): each runs only the patterns whose literal it contains, as
-      // a page of thousands of scripts would otherwise run every candidate on every URL. The
-      // matches are then taken in the order of one pass over all (pattern, then URL).
+    if (!LONG_SIGNALS.has(signal)) {
+      // URLs (script sources, the page's): each runs only the patterns whose literal it
+      // contains, as a page of thousands of scripts would otherwise run every candidate on
+      // every URL; the matches are then taken in one pass's order (pattern, then URL). A URL
+      // is evidence as a whole.
       const rank = new Map([...candidates].map((p, i) => [p, i]));
       const matches: { rank: number; at: number; pattern: CompiledPattern; m: RegExpExecArray }[] =
         [];
       for (let at = 0; at < inputs.length; at++) {
         await yieldSoon();
-        for (const pattern of candidatesOf(set, set.index.find(inputs[at]))) {
+        const own = inputs.length === 1 ? found : set.index.find(inputs[at]);
+        for (const pattern of candidatesOf(set, own)) {
           const m = pattern.regex.exec(inputs[at]);
           if (m) matches.push({ rank: rank.get(pattern)!, at, pattern, m });
         }
       }
       matches.sort((a, b) => a.rank - b.rank || a.at - b.at);
       for (const { pattern, at, m } of matches) {
-        add(pattern, signal, excerpt(inputs[at], MAX_EVIDENCE_CHARS), m); // a URL is evidence whole
+        add(pattern, signal, excerpt(inputs[at], MAX_EVIDENCE_CHARS), m);
       }
       continue;
     }
+    // Long texts (the page, its inline scripts and styles; one input each): near the literal,
+    // and what matched is the evidence (a whole page is none).
     const [input] = inputs;
-    // Long texts (the page, its inline scripts and styles): near the literal.
-    const long = LONG_SIGNALS.has(signal);
     const endsOf = (literal: string) => found.get(set.literalIds.get(literal)!) ?? [];
     for (const pattern of candidates) {
       await yieldSoon();
-      const m = long ? execNear(pattern, input, endsOf) : pattern.regex.exec(input);
-      if (!m) continue;
-      // A whole page is no evidence: keep what matched; a URL is evidence as a whole.
-      add(pattern, signal, excerpt(long ? m[0] : input, MAX_EVIDENCE_CHARS), m);
+      const m = execNear(pattern, input, endsOf);
+      if (m) add(pattern, signal, excerpt(m[0], MAX_EVIDENCE_CHARS), m);
     }
   }
   const keyed: Record<KeyedSignal, Map<string, string[]>> = {
