@@ -86,16 +86,10 @@ function cleanKeywords(list: string[]): string[] | null {
   return out.length > 0 ? out : null;
 }
 
-/** A date source's winner: the ISO 8601 UTC instant and what the page wrote. */
-function dateOf(
-  sources: Source<string>[],
-  page: Page,
-  yieldSoon: () => Promise<void>,
-): Promise<{ iso: string; raw: string } | null> {
-  return first(sources, page, (raw) => {
-    const iso = toIsoDate(raw);
-    return iso ? { iso, raw: collapse(raw) } : null;
-  }, yieldSoon);
+/** A date value as the result carries it: the ISO 8601 UTC instant and what the page wrote. */
+function datedValue(raw: string): { iso: string; raw: string } | null {
+  const iso = toIsoDate(raw);
+  return iso ? { iso, raw: collapse(raw) } : null;
 }
 
 /** Everything a link preview needs from an HTML page fetched from `finalUrl`. */
@@ -105,10 +99,10 @@ export async function extractMetadata(html: string, finalUrl: string): Promise<P
   const s = collectSignals(doc, finalUrl);
   const ld = parseJsonLd(s.jsonLdTexts, s.base);
   const page: Page = { doc, s, ld, main: mainNode(ld), og: ogImages(s.ordered) };
-  const published = await dateOf(TEXT_FIELDS.publishedTime, page, yieldSoon);
-  const modified = await dateOf(TEXT_FIELDS.modifiedTime, page, yieldSoon);
   const pick = <T, R>(sources: Source<T>[], normalise: (v: T) => R | null) =>
     first(sources, page, normalise, yieldSoon);
+  const published = await pick(TEXT_FIELDS.publishedTime, datedValue);
+  const modified = await pick(TEXT_FIELDS.modifiedTime, datedValue);
   const text = (sources: Source<string>[]) => pick(sources, cleanText);
   const url = (sources: Source<string>[]) => pick(sources, (v) => resolveUrl(v, s.base));
   const image = (c: ImageCandidate): ImageValue | null => {
