@@ -56,7 +56,7 @@ const screenshotRoute = createRoute({
   request: { query: ScreenshotQuery },
   responses: {
     200: {
-      description: "The PNG screenshot",
+      description: "The screenshot (PNG unless `format` says otherwise), or the PDF",
       headers: {
         "Cache-Control": { schema: { type: "string", example: CACHE_CONTROL } },
         "ETag": { schema: { type: "string" }, description: "Strong ETag of the image bytes" },
@@ -69,6 +69,7 @@ const screenshotRoute = createRoute({
         "image/png": { schema: PngSchema },
         "image/jpeg": { schema: PngSchema },
         "image/webp": { schema: PngSchema },
+        "application/pdf": { schema: PngSchema },
       },
     },
     304: { description: "Not modified: `If-None-Match` matched the image's ETag" },
@@ -104,8 +105,27 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     if (query.quality !== undefined && format === "png") {
       throw new ApiError("INVALID_INPUT", "quality applies to format=jpeg or webp only");
     }
-    if (query.omitBackground && format === "jpeg") {
+    if (query.omitBackground && (format === "jpeg" || format === "pdf")) {
       throw new ApiError("INVALID_INPUT", "omitBackground needs format=png or webp");
+    }
+    if (format === "pdf") {
+      if (query.quality !== undefined) {
+        throw new ApiError("INVALID_INPUT", "quality applies to format=jpeg or webp only");
+      }
+      if (fullPage || query.selector) {
+        throw new ApiError(
+          "INVALID_INPUT",
+          "format=pdf prints the whole page: fullPage and selector do not apply",
+        );
+      }
+    } else if (query.paper !== undefined || query.landscape) {
+      throw new ApiError("INVALID_INPUT", "paper and landscape apply to format=pdf only");
+    }
+    if (query.device && (width ?? height ?? deviceScaleFactor) !== undefined) {
+      throw new ApiError(
+        "INVALID_INPUT",
+        "device sets the viewport: width, height and deviceScaleFactor do not apply",
+      );
     }
     const target = new URL(url);
     // The shared literal-host check: a private name or address is never even queued.
@@ -126,6 +146,9 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
       query.omitBackground,
       query.selector,
       query.waitFor,
+      query.paper,
+      query.landscape,
+      query.device,
     ]);
     const respond = (entry: CachedCapture, hit: boolean) => {
       const headers = {
@@ -157,7 +180,12 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
           fullPage,
           deviceScaleFactor,
           format,
-          quality: format === "png" ? undefined : query.quality ?? DEFAULT_QUALITY,
+          quality: format === "jpeg" || format === "webp"
+            ? query.quality ?? DEFAULT_QUALITY
+            : undefined,
+          paper: query.paper,
+          landscape: query.landscape,
+          device: query.device,
           colorScheme: query.colorScheme,
           reducedMotion: query.reducedMotion,
           omitBackground: query.omitBackground,

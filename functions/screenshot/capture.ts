@@ -6,7 +6,7 @@
  * Either way the page script of the guard removes WebRTC before any page script runs. The
  * context and the proxy are closed on success and on failure (contract rule 6).
  */
-import type { Browser, BrowserContext, Page } from "puppeteer-core";
+import { type Browser, type BrowserContext, KnownDevices, type Page } from "puppeteer-core";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { errorText, logEvent } from "../../shared/contract/log.ts";
 import {
@@ -20,6 +20,7 @@ import {
 import { normaliseHost } from "../../shared/net/address.ts";
 import { NetworkIdle } from "./network_idle.ts";
 import type { WarmPages } from "./warm_pages.ts";
+import type { ImageFormat, Paper } from "./schema.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import {
   DEFAULT_VIEWPORT,
@@ -39,8 +40,14 @@ export interface CaptureRequest {
   height?: number;
   fullPage?: boolean;
   deviceScaleFactor?: number;
-  /** Image format (default png). */
-  format?: "png" | "jpeg" | "webp";
+  /** Output format (default png). */
+  format?: ImageFormat;
+  /** Paper size of a PDF (default a4). */
+  paper?: Paper;
+  /** Print a PDF in landscape. */
+  landscape?: boolean;
+  /** A device preset (a name of `DEVICES`): its viewport, scale, touch and user agent. */
+  device?: string;
   /** Quality of jpeg/webp. */
   quality?: number;
   /** Emulated `prefers-color-scheme`. */
@@ -198,12 +205,23 @@ async function run(
   }
   state.prepared = prepared;
   const { page, guard, proxy } = prepared;
-  const viewport = {
-    width: request.width ?? DEFAULT_VIEWPORT.width,
-    height: request.height ?? DEFAULT_VIEWPORT.height,
-    deviceScaleFactor: request.deviceScaleFactor ?? DEFAULT_VIEWPORT.deviceScaleFactor,
-  };
-  await page.setViewport(viewport);
+  const device = request.device
+    ? KnownDevices[request.device as keyof typeof KnownDevices]
+    : undefined;
+  const viewport = device
+    ? {
+      width: device.viewport.width,
+      height: device.viewport.height,
+      deviceScaleFactor: device.viewport.deviceScaleFactor ?? 1,
+    }
+    : {
+      width: request.width ?? DEFAULT_VIEWPORT.width,
+      height: request.height ?? DEFAULT_VIEWPORT.height,
+      deviceScaleFactor: request.deviceScaleFactor ?? DEFAULT_VIEWPORT.deviceScaleFactor,
+    };
+  // A device also brings its user agent, touch and mobile layout.
+  if (device) await page.emulate(device);
+  else await page.setViewport(viewport);
   const media = [
     ...(request.colorScheme ? [{ name: "prefers-color-scheme", value: request.colorScheme }] : []),
     ...(request.reducedMotion ? [{ name: "prefers-reduced-motion", value: "reduce" }] : []),
@@ -276,8 +294,17 @@ async function screenshot(
   viewport: { width: number; height: number; deviceScaleFactor: number },
   request: CaptureRequest,
 ): Promise<Uint8Array> {
+  if (request.format === "pdf") {
+    return await page.pdf({
+      format: request.paper ?? "a4",
+      landscape: request.landscape ?? false,
+      printBackground: true,
+      // The capture's own deadline bounds it.
+      timeout: 0,
+    });
+  }
   const options = {
-    type: request.format ?? "png",
+    type: (request.format ?? "png") as "png" | "jpeg" | "webp",
     ...(request.quality !== undefined ? { quality: request.quality } : {}),
     omitBackground: request.omitBackground ?? false,
   } as const;

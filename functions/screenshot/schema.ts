@@ -58,11 +58,60 @@ function enumParam<T extends string>(name: string, values: readonly T[], descrip
   });
 }
 
-/** Image formats and their Content-Type. */
-export const FORMATS = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp" } as const;
+/** Output formats and their Content-Type. */
+export const FORMATS = {
+  png: "image/png",
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+  pdf: "application/pdf",
+} as const;
 
-/** An image format. */
+/** An output format. */
 export type ImageFormat = keyof typeof FORMATS;
+
+/** Paper sizes of `format=pdf` (puppeteer's `PaperFormat` names, lower case). */
+export const PAPERS = [
+  "a4",
+  "letter",
+  "legal",
+  "tabloid",
+  "ledger",
+  "a0",
+  "a1",
+  "a2",
+  "a3",
+  "a5",
+  "a6",
+] as const;
+
+/** A paper size. */
+export type Paper = typeof PAPERS[number];
+
+/**
+ * The device presets offered (names of puppeteer's `KnownDevices`, each also with
+ * " landscape"): current phones and tablets of each family.
+ */
+export const DEVICE_FAMILY = [
+  "iPhone 17 Pro",
+  "iPhone 17 Pro Max",
+  "iPhone 16",
+  "iPhone 15 Pro",
+  "iPhone SE (3rd gen)",
+  "Pixel 5",
+  "Pixel 4a (5G)",
+  "Galaxy S9+",
+  "Galaxy S8",
+  "iPad Pro 11",
+  "iPad Mini",
+  "iPad (gen 7)",
+  "Galaxy Tab S4",
+] as const;
+
+/** Every accepted `device` value: each preset, upright and in landscape. */
+export const DEVICES: readonly string[] = DEVICE_FAMILY.flatMap((name) => [
+  name,
+  `${name} landscape`,
+]);
 
 /** Longest accepted `selector`, in characters. */
 export const MAX_SELECTOR_LENGTH = 500;
@@ -97,7 +146,16 @@ export const ScreenshotQuery = UrlQuery.extend({
   format: enumParam(
     "format",
     Object.keys(FORMATS) as ImageFormat[],
-    "Image format (default png); Content-Type matches",
+    "Output format (default png); Content-Type matches. `pdf` prints the page (backgrounds " +
+      "included) on `paper`",
+  ),
+  paper: enumParam("paper", PAPERS, "Paper size of format=pdf (default a4)"),
+  landscape: boolParam("landscape", "`true` prints format=pdf in landscape"),
+  device: enumParam(
+    "device",
+    DEVICES,
+    "Device preset (viewport, scale factor, touch, mobile, user agent); not with width, " +
+      "height or deviceScaleFactor",
   ),
   quality: rangeParam("quality", true, "Quality of jpeg and webp (default 80); not for png"),
   colorScheme: enumParam(

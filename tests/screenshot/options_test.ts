@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createApp } from "../../functions/screenshot/app.ts";
+import { DEVICES } from "../../functions/screenshot/schema.ts";
 import { startFixtureServer } from "../support/fixture_server.ts";
 import { decodePng, pngSize, rgb } from "../support/png.ts";
 import { openPolicy } from "../support/policy.ts";
@@ -134,7 +135,7 @@ Deno.test("bad option values are 400 INVALID_INPUT naming the parameter", async 
   };
   const app = createApp({ BROWSER: browser, fetchPolicy: openPolicy() }, { log: () => {} });
   const cases: [string, string][] = [
-    ["format=gif", "format must be one of png, jpeg, webp"],
+    ["format=gif", "format must be one of png, jpeg, webp, pdf"],
     ["format=jpeg&quality=0", "quality must be an integer from 1 to 100"],
     ["format=webp&quality=101", "quality must be an integer from 1 to 100"],
     ["quality=50", "quality applies to format=jpeg or webp only"],
@@ -143,6 +144,29 @@ Deno.test("bad option values are 400 INVALID_INPUT naming the parameter", async 
     ["omitBackground=1", "omitBackground must be true or false"],
     ["format=jpeg&omitBackground=true", "omitBackground needs format=png or webp"],
     ["selector=", "selector must be 1 to 500 characters"],
+    ["format=bmp", "format must be one of png, jpeg, webp, pdf"],
+    [
+      "format=pdf&paper=b5",
+      "paper must be one of a4, letter, legal, tabloid, ledger, a0, a1, a2, a3, a5, a6",
+    ],
+    ["format=pdf&landscape=yes", "landscape must be true or false"],
+    ["paper=a4", "paper and landscape apply to format=pdf only"],
+    ["landscape=true", "paper and landscape apply to format=pdf only"],
+    ["format=pdf&quality=50", "quality applies to format=jpeg or webp only"],
+    ["format=pdf&omitBackground=true", "omitBackground needs format=png or webp"],
+    [
+      "format=pdf&fullPage=true",
+      "format=pdf prints the whole page: fullPage and selector do not apply",
+    ],
+    [
+      "format=pdf&selector=h1",
+      "format=pdf prints the whole page: fullPage and selector do not apply",
+    ],
+    ["device=Nokia%203310", `device must be one of ${DEVICES.join(", ")}`],
+    [
+      "device=Pixel%205&width=400",
+      "device sets the viewport: width, height and deviceScaleFactor do not apply",
+    ],
   ];
   for (const [params, error] of cases) {
     const res = await app.request(`/screenshot?url=https://example.com/&${params}`);
