@@ -255,6 +255,9 @@ async function run(
 
   // A page in the background never produces a frame, and the capture would hang.
   await page.bringToFront();
+  if (request.fullPage && !request.selector && request.format !== "pdf") {
+    await drawLazyContent(page, viewport.height, viewport.deviceScaleFactor);
+  }
   const png = await withDeadline(screenshot(page, viewport, request), {
     ms: limits.captureTimeoutMs,
     message: `Screenshot capture timed out after ${limits.captureTimeoutMs} ms`,
@@ -347,6 +350,53 @@ async function fullPageHeight(page: Page, minHeight: number, scale: number): Pro
   } finally {
     await session.detach().catch(() => {});
   }
+}
+
+/** How long scrolling through a page for its lazy content may take in all. */
+export const LAZY_SCROLL_BUDGET_MS = 5_000;
+
+/** How long one scroll step may wait for the page's frames. */
+const SCROLL_STEP_MS = 250;
+
+/**
+ * Scrolls the page down one viewport at a time, so that lazily loaded images
+ * (`loading="lazy"`) and sections revealed by an IntersectionObserver start loading, waits
+ * for the network to go quiet again, and scrolls back to the top: the capture then draws
+ * them, with sticky and fixed headers where they sit at the top (once). Bounded by
+ * `LAZY_SCROLL_BUDGET_MS` whatever the page does (a page that keeps growing is followed only
+ * down to the tallest capture).
+ */
+async function drawLazyContent(page: Page, viewportHeight: number, scale: number): Promise<void> {
+  const started = performance.now();
+  const left = () => LAZY_SCROLL_BUDGET_MS - (performance.now() - started);
+  const network = new NetworkIdle(page);
+  try {
+    const limit = Math.floor(MAX_CAPTURE_DEVICE_PIXELS_HIGH / scale);
+    for (let y = viewportHeight; left() > 0; y += viewportHeight) {
+      const height = Math.min(await fullPageHeight(page, viewportHeight, scale), limit);
+      if (y >= height) break;
+      await withDeadline(scrollAndPaint(page, y), {
+        ms: Math.max(1, Math.min(SCROLL_STEP_MS, left())),
+        message: "scroll step",
+      }).catch(() => {}); // a page that holds its frames is captured as far as it got
+    }
+    await withDeadline(network.idle(), { ms: Math.max(1, left()), message: "lazy" })
+      .catch(() => {});
+  } finally {
+    network.dispose();
+  }
+  await withDeadline(scrollAndPaint(page, 0), { ms: SCROLL_STEP_MS, message: "scroll back" })
+    .catch(() => {});
+}
+
+/** Scrolls to `y` and resolves after two frames (IntersectionObserver callbacks ran). */
+function scrollAndPaint(page: Page, y: number): Promise<void> {
+  return page.evaluate((top) => {
+    globalThis.scrollTo(0, top);
+    return new Promise<void>((resolve) =>
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve()))
+    );
+  }, y);
 }
 
 /** The message of a failed navigation: what the proxy saw, a timeout, or Chromium's net error. */
