@@ -149,6 +149,8 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
       query.paper,
       query.landscape,
       query.device,
+      query.hideCookieBanners,
+      query.blockAds,
     ]);
     const respond = (entry: CachedCapture, hit: boolean) => {
       const headers = {
@@ -186,6 +188,8 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
           paper: query.paper,
           landscape: query.landscape,
           device: query.device,
+          hideCookieBanners: query.hideCookieBanners,
+          blockAds: query.blockAds,
           colorScheme: query.colorScheme,
           reducedMotion: query.reducedMotion,
           omitBackground: query.omitBackground,

@@ -21,6 +21,8 @@ import { normaliseHost } from "../../shared/net/address.ts";
 import { NetworkIdle } from "./network_idle.ts";
 import type { WarmPages } from "./warm_pages.ts";
 import type { ImageFormat, Paper } from "./schema.ts";
+import type { FiltersEngine } from "@ghostery/adblocker";
+import { blockRequests, hideElements, loadBlocklist } from "./content_blocking.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import {
   DEFAULT_VIEWPORT,
@@ -46,6 +48,10 @@ export interface CaptureRequest {
   paper?: Paper;
   /** Print a PDF in landscape. */
   landscape?: boolean;
+  /** Hide cookie-consent banners and overlays. */
+  hideCookieBanners?: boolean;
+  /** Block ad and tracker requests and hide ad slots. */
+  blockAds?: boolean;
   /** A device preset (a name of `DEVICES`): its viewport, scale, touch and user agent. */
   device?: string;
   /** Quality of jpeg/webp. */
@@ -228,6 +234,9 @@ async function run(
   ];
   if (media.length > 0) await page.emulateMediaFeatures(media);
 
+  const blocklists = await loadBlocklists(request);
+  if (blocklists.length > 0) await blockRequests(page, blocklists);
+
   let refusal: string | undefined;
   const started = performance.now();
   // Counting from before the navigation: the document's own subresources count too.
@@ -253,6 +262,7 @@ async function run(
     network.dispose();
   }
 
+  if (blocklists.length > 0) await hideElements(page, blocklists);
   // A page in the background never produces a frame, and the capture would hang.
   await page.bringToFront();
   if (request.fullPage && !request.selector && request.format !== "pdf") {
@@ -265,6 +275,14 @@ async function run(
   // A response from a private address (DNS rebinding past the in-band check): no image.
   if (guard.violation) throw screenshotError(guard.violation);
   return png;
+}
+
+/** The engines the request asks for (each read once per process). */
+function loadBlocklists(request: CaptureRequest): Promise<FiltersEngine[]> {
+  return Promise.all([
+    ...(request.blockAds ? [loadBlocklist("ads")] : []),
+    ...(request.hideCookieBanners ? [loadBlocklist("cookies")] : []),
+  ]);
 }
 
 /** Waits `waitFor` ms, or until the selector `waitFor` matches; bounded by `ms`. */

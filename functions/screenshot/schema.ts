@@ -151,6 +151,16 @@ export const ScreenshotQuery = UrlQuery.extend({
   ),
   paper: enumParam("paper", PAPERS, "Paper size of format=pdf (default a4)"),
   landscape: boolParam("landscape", "`true` prints format=pdf in landscape"),
+  hideCookieBanners: boolParam(
+    "hideCookieBanners",
+    "`true` hides cookie-consent banners and their overlays (AdGuard Cookie Notices filter " +
+      "and DuckDuckGo autoconsent's selectors, packaged with the service)",
+  ),
+  blockAds: boolParam(
+    "blockAds",
+    "`true` blocks ad and tracker requests and hides ad slots (AdGuard Base and Tracking " +
+      "Protection filters, packaged with the service)",
+  ),
   device: enumParam(
     "device",
     DEVICES,

@@ -80,12 +80,17 @@ Deno.test("the root document and /openapi.json describe the route", async () => 
   assert.deepEqual(Object.keys(op.responses).sort(), ["200", "304", "400", "502"]);
   const params = Object.fromEntries(op.parameters.map((p: { name: string }) => [p.name, p]));
   assert.deepEqual(Object.keys(params).sort(), [
+    "blockAds",
     "colorScheme",
+    "device",
     "deviceScaleFactor",
     "format",
     "fullPage",
     "height",
+    "hideCookieBanners",
+    "landscape",
     "omitBackground",
+    "paper",
     "quality",
     "reducedMotion",
     "selector",
@@ -93,7 +98,11 @@ Deno.test("the root document and /openapi.json describe the route", async () => 
     "waitFor",
     "width",
   ]);
-  assert.deepEqual(params.format.schema.enum, ["png", "jpeg", "webp"]);
+  assert.deepEqual(params.format.schema.enum, ["png", "jpeg", "webp", "pdf"]);
+  assert.ok(ok.content["application/pdf"]);
+  assert.ok(params.device.schema.enum.includes("iPhone 15 Pro"));
+  assert.equal(params.paper.schema.enum[0], "a4");
+  assert.equal(params.blockAds.schema.type, "boolean");
   assert.equal(params.quality.schema.maximum, 100);
   assert.equal(params.url.required, true);
   assert.equal(params.width.required, false);

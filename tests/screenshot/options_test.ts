@@ -150,6 +150,8 @@ Deno.test("bad option values are 400 INVALID_INPUT naming the parameter", async 
       "paper must be one of a4, letter, legal, tabloid, ledger, a0, a1, a2, a3, a5, a6",
     ],
     ["format=pdf&landscape=yes", "landscape must be true or false"],
+    ["blockAds=1", "blockAds must be true or false"],
+    ["hideCookieBanners=yes", "hideCookieBanners must be true or false"],
     ["paper=a4", "paper and landscape apply to format=pdf only"],
     ["landscape=true", "paper and landscape apply to format=pdf only"],
     ["format=pdf&quality=50", "quality applies to format=jpeg or webp only"],
