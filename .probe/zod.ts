@@ -1,0 +1,3 @@
+import { z } from "zod";
+z.object({ a: z.string() }).parse({ a: "x" });
+Deno.exit(0);

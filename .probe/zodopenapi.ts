@@ -1,0 +1,3 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+new OpenAPIHono();
+Deno.exit(0);
