@@ -110,11 +110,13 @@ Deno.test("every BENCH_* variable the benchmarks read is documented in bench/REA
   }
 });
 
-Deno.test("README.md is a short guide whose links stay inside the repository", async () => {
+Deno.test("README.md is a short guide; links in the docs stay inside the repository", async () => {
   const readme = await Deno.readTextFile(new URL("README.md", ROOT));
   assert.ok(readme.split("\n").length <= 150, "README.md has at most 150 lines");
   const docs = [...Deno.readDirSync(new URL("docs/", ROOT))].map((e) => `docs/${e.name}`);
-  for (const path of ["README.md", "bench/README.md", ...docs]) {
+  const experiments = [...Deno.readDirSync(new URL("functions/", ROOT))]
+    .filter((e) => e.isDirectory).map((e) => `functions/${e.name}/README.md`);
+  for (const path of ["README.md", "bench/README.md", "ARCHITECTURE.md", ...docs, ...experiments]) {
     const text = await Deno.readTextFile(new URL(path, ROOT));
     const links = [...text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)].map((m) => m[1]);
     for (const link of links.filter((l) => !/^[a-z]+:/.test(l))) {
@@ -125,5 +127,26 @@ Deno.test("README.md is a short guide whose links stay inside the repository", a
       );
       await Deno.stat(target).catch(() => assert.fail(`${path}: ${link} does not exist`));
     }
+  }
+});
+
+/** The sections every experiment's README has, in this order. */
+const OUTLINE = [
+  "What it does",
+  "Routes and examples",
+  "Options and errors",
+  "Configuration",
+  "Limits and security",
+  "How it works",
+  "Tests",
+];
+
+Deno.test("every experiment's README follows the one outline", async () => {
+  for await (const entry of Deno.readDir(new URL("functions/", ROOT))) {
+    if (!entry.isDirectory) continue;
+    const text = await Deno.readTextFile(new URL(`functions/${entry.name}/README.md`, ROOT));
+    const headings = text.replace(/^```[\s\S]*?^```/gm, "").split("\n")
+      .filter((line) => line.startsWith("## ")).map((line) => line.slice(3).trim());
+    assert.deepEqual(headings, OUTLINE, `functions/${entry.name}/README.md`);
   }
 });
