@@ -19,7 +19,7 @@ import { readJsonBody } from "../../shared/contract/validation.ts";
 import { ClickCounter } from "./clicks.ts";
 import { isCodeShaped } from "./codes.ts";
 import { hotRedirect, isSyncReadable } from "./hot_path.ts";
-import { DEFAULT_CACHE_TTL_SECONDS, isExpired, type LinkRecord } from "./link.ts";
+import { DEFAULT_CACHE_TTL_SECONDS, isExpired, type LinkOptions, type LinkRecord } from "./link.ts";
 import { bearerToken, MANAGE_TOKEN_MESSAGE, tokenMatches } from "./manage_token.ts";
 import { renderQr } from "./qr.ts";
 import { FixedWindowLimiter } from "./rate_limit.ts";
@@ -37,6 +37,10 @@ import {
   StatsResult,
 } from "./schema.ts";
 import { pointsAtSelf } from "./self_link.ts";
+import { Gate, PASSWORD_HEADER } from "./gate.ts";
+import { PASSWORD_FIELD } from "./password_form.ts";
+import { applyUtm, removeUtm } from "./utm.ts";
+import { readBodyLimited } from "../../shared/contract/body_limit.ts";
 import { shorten } from "./shorten.ts";
 import { LinkStore } from "./store.ts";
 import { ROOT } from "./root.ts";
@@ -111,16 +115,54 @@ const redirectRoute = createRoute({
   summary: "Follow a short link",
   description: "302 to the stored URL: looked up in the cache first, then in libSQL " +
     "(which then fills the cache). Unknown codes are 404 `Link not found`, expired ones " +
-    "404 `Link expired`. Each GET counts as a click.",
+    "404 `Link expired`. Each GET counts as a click. A password-protected link shows a " +
+    "browser (`Accept: text/html`) a password form, and takes the password of an API client " +
+    "in `X-Link-Password` (401 without it or when wrong, 429 after repeated failures). A " +
+    "click-limited link answers 404 `Link expired` once its `maxClicks` redirects are used.",
   request: { params: CodeParams },
   responses: {
     302: {
       description: "Redirect to the stored URL",
       headers: { Location: { description: "The stored URL", schema: { type: "string" } } },
     },
-    ...errorResponses("NOT_FOUND", "DATABASE_ERROR"),
+    200: {
+      description: "The password form of a password-protected link (browsers)",
+      content: { "text/html": { schema: { type: "string" } } },
+    },
+    ...errorResponses(
+      [401, "INVALID_INPUT"],
+      [429, "INVALID_INPUT"],
+      "NOT_FOUND",
+      "DATABASE_ERROR",
+    ),
   },
 });
+
+const passwordRoute = createRoute({
+  method: "post",
+  path: "/{code}",
+  summary: "Open a password-protected link (the HTML form's submission)",
+  description: "Form body `password=…` (`application/x-www-form-urlencoded`, at most 2 KiB). " +
+    "The right password answers the 302; a wrong one the form again with a message (401), " +
+    "and after repeated failures 429 with `Retry-After`.",
+  request: { params: CodeParams },
+  responses: {
+    302: { description: "Redirect to the stored URL" },
+    200: {
+      description: "The password form",
+      content: { "text/html": { schema: { type: "string" } } },
+    },
+    ...errorResponses(
+      [401, "INVALID_INPUT"],
+      [429, "INVALID_INPUT"],
+      "NOT_FOUND",
+      "DATABASE_ERROR",
+    ),
+  },
+});
+
+/** Largest body of the password form's submission. */
+export const MAX_FORM_BYTES = 2 * 1024;
 
 const infoRoute = createRoute({
   method: "get",
@@ -221,6 +263,12 @@ export function createApp(
   const store = new LinkStore(bindings.DB, log);
   const ttlMs = (bindings.cacheTtlSeconds ?? DEFAULT_CACHE_TTL_SECONDS) * 1000;
   const resolver = new LinkResolver(store, bindings.CACHE, ttlMs, log);
+  const gate = new Gate({
+    db: bindings.DB,
+    store,
+    log,
+    onClick: (code, referer) => clicks.record(code, referer),
+  });
   const limit = bindings.shortenRateLimit;
   const limiter = limit ? new FixedWindowLimiter(limit.limit, limit.windowSeconds * 1000) : null;
   const baseOf = (c: Context) => bindings.publicBaseUrl ?? new URL(c.req.url).origin;
@@ -232,7 +280,7 @@ export function createApp(
     if (!await tokenMatches(bearerToken(c.req.header("authorization")), found.manageHash)) {
       throw new ApiError("INVALID_INPUT", MANAGE_TOKEN_MESSAGE, 401);
     }
-    return found as { link: LinkRecord; manageHash: string };
+    return found as { link: LinkRecord; manageHash: string; options: LinkOptions };
   };
 
   /** Removes `code` from the cache before a change; nothing changes when it cannot. */
@@ -288,30 +336,62 @@ export function createApp(
     const found = isCodeShaped(code) ? await resolver.resolve(code) : null;
     if (found === null) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
     if (found.expired) throw new ApiError("NOT_FOUND", LINK_EXPIRED);
+    if (found.gated) return await gate.redirect(c, code, c.req.header(PASSWORD_HEADER) ?? null);
     // HEAD (link checkers, previews) is answered but not counted.
     if (c.req.method === "GET") clicks.record(code, c.req.header("referer") ?? null);
     return c.redirect(found.url, 302);
   });
 
-  const findAny = async (code: string) => {
-    const link = isCodeShaped(code) ? await store.findByCode(code) : null;
-    if (link === null) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
-    return link;
+  app.openAPIRegistry.registerPath(passwordRoute);
+  app.openapi({ ...passwordRoute, request: { params: CodeParams }, hide: true }, async (c) => {
+    const { code } = c.req.valid("param");
+    if (!isCodeShaped(code)) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
+    const body = new TextDecoder().decode(await readBodyLimited(c.req.raw, MAX_FORM_BYTES));
+    const password = new URLSearchParams(body).get(PASSWORD_FIELD) ||
+      c.req.header(PASSWORD_HEADER) || null;
+    return await gate.redirect(c, code, password);
+  });
+
+  /**
+   * The link under `code` (expired or not) with its options; a password-protected one only
+   * for the holder of its manage token (its statistics would tell who opened it).
+   */
+  const findAny = async (c: Context, code: string) => {
+    const found = isCodeShaped(code) ? await store.findManaged(code) : null;
+    if (found === null) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
+    if (
+      found.options.passwordProtected &&
+      !await tokenMatches(bearerToken(c.req.header("authorization")), found.manageHash)
+    ) {
+      throw new ApiError("INVALID_INPUT", MANAGE_TOKEN_MESSAGE, 401);
+    }
+    return found;
   };
 
   app.openapi(infoRoute, async (c) => {
-    const link = await findAny(c.req.valid("param").code);
+    const { link, options } = await findAny(c, c.req.valid("param").code);
     const stats = await clicks.stats(store, link.code);
-    return c.json({ ...link, expired: isExpired(link), ...stats }, 200);
+    return c.json({
+      ...link,
+      expired: isExpired(link),
+      passwordProtected: options.passwordProtected,
+      maxClicks: options.maxClicks,
+      clicksLeft: options.maxClicks === null
+        ? null
+        : Math.max(0, options.maxClicks - options.clicksUsed),
+      utm: options.utm,
+      ...stats,
+    }, 200);
   });
 
   app.openapi(statsRoute, async (c) => {
-    const link = await findAny(c.req.valid("param").code);
+    const { link } = await findAny(c, c.req.valid("param").code);
     return c.json({ code: link.code, ...await clicks.stats(store, link.code) }, 200);
   });
 
   app.openapi(qrRoute, async (c) => {
-    const link = await findAny(c.req.valid("param").code);
+    const link = await store.findByCode(c.req.valid("param").code);
+    if (link === null) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
     if (isExpired(link)) throw new ApiError("NOT_FOUND", LINK_EXPIRED);
     const image = await renderQr(`${baseOf(c)}/${link.code}`, c.req.valid("query"));
     return c.body(image.body as string, 200, {
@@ -323,18 +403,29 @@ export function createApp(
   app.openAPIRegistry.registerPath(patchRoute);
   app.openapi({ ...patchRoute, request: { params: CodeParams }, hide: true }, async (c) => {
     const { code } = c.req.valid("param");
-    const { link, manageHash } = await authorized(c, code);
+    const { link, manageHash, options } = await authorized(c, code);
     const input = await readJsonBody(c, PatchBody, MAX_BODY_BYTES);
-    const url = input.url ?? link.url;
-    if (input.url !== undefined && pointsAtSelf(url, [new URL(c.req.url).origin, baseOf(c)])) {
+    if (
+      input.url !== undefined && pointsAtSelf(input.url, [new URL(c.req.url).origin, baseOf(c)])
+    ) {
       throw new ApiError("INVALID_URL", SHORTEN_MESSAGES.selfLink);
     }
+    // The stored target carries the UTM parameters: a new target gets the link's (or the
+    // new) ones; new ones replace the old on the current target.
+    const utm = input.utm === undefined ? options.utm : input.utm;
+    const base = input.url ?? (options.utm ? removeUtm(link.url, options.utm) : link.url);
+    const url = utm ? applyUtm(base, utm) : base;
     const expiresAt = input.expiresAt === undefined ? link.expiresAt : input.expiresAt;
     await invalidateFirst(code);
-    const updated = await store.update(code, manageHash, { url, expiresAt });
+    const updated = await store.update(code, manageHash, { url, expiresAt, utm });
     await invalidateAfter(code);
     if (updated === null) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
-    return c.json(updated, 200);
+    return c.json({
+      ...updated,
+      passwordProtected: options.passwordProtected,
+      maxClicks: options.maxClicks,
+      utm,
+    }, 200);
   });
 
   app.openapi(deleteRoute, async (c) => {
@@ -345,6 +436,7 @@ export function createApp(
     await invalidateAfter(code);
     clicks.forget(code);
     if (!removed) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
+    await gate.forget(code).catch(() => {}); // the code is free again: so are its attempts
     return c.body(null, 204);
   });
 

@@ -1,4 +1,5 @@
 /** The link record and the time rules around it. */
+import type { Utm } from "./utm.ts";
 
 /** Default `CACHE_TTL_SECONDS`: how long a resolved link stays cached. */
 export const DEFAULT_CACHE_TTL_SECONDS = 3600;
@@ -12,6 +13,23 @@ export interface LinkRecord {
   createdAt: string;
   /** ISO 8601 instant (UTC) after which the link is gone, or null for never. */
   expiresAt: string | null;
+}
+
+/** What a link carries beyond its target and expiry. */
+export interface LinkOptions {
+  /** A password guards the redirect (its hash only is stored). */
+  passwordProtected: boolean;
+  /** Redirects allowed in all, or null for no limit. */
+  maxClicks: number | null;
+  /** Redirects admitted so far (counted only for a limited link). */
+  clicksUsed: number;
+  /** UTM parameters set on the target, or null. */
+  utm: Utm | null;
+}
+
+/** True when the redirect must be decided by the database each time (never from a cache). */
+export function isGated(options: LinkOptions): boolean {
+  return options.passwordProtected || options.maxClicks !== null;
 }
 
 /** True when the link has expired at `now` (ms since the epoch). */

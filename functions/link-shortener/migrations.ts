@@ -52,4 +52,25 @@ export const LINK_MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    // Password-protected and click-limited links, and UTM parameters. Numbered apart from
+    // the versions before it (versions need only be distinct: each one not yet recorded is
+    // applied, in order), so a version added meanwhile elsewhere does not collide with it.
+    // `password_hash` is a PBKDF2 record (password.ts), never the password. `clicks_used` is
+    // counted in the statement that admits a redirect, so the limit holds across instances.
+    // Wrong passwords are counted per link, in the database, for the same reason.
+    version: 10,
+    name: "password, click limit and utm",
+    statements: [
+      "ALTER TABLE links ADD COLUMN password_hash TEXT",
+      "ALTER TABLE links ADD COLUMN max_clicks INTEGER",
+      "ALTER TABLE links ADD COLUMN clicks_used INTEGER NOT NULL DEFAULT 0",
+      "ALTER TABLE links ADD COLUMN utm TEXT",
+      `CREATE TABLE link_password_failures (
+        code TEXT PRIMARY KEY,
+        failures INTEGER NOT NULL,
+        blocked_until INTEGER NOT NULL
+      )`,
+    ],
+  },
 ];

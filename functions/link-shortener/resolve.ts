@@ -9,7 +9,7 @@
  */
 import { type Cache, CacheUnavailableError } from "../../shared/bindings/cache.ts";
 import { errorText, logEvent } from "../../shared/contract/log.ts";
-import { cacheTtlMs, isExpired } from "./link.ts";
+import { cacheTtlMs, isExpired, isGated } from "./link.ts";
 import type { LinkStore } from "./store.ts";
 
 /** Prefix of cache keys, so a shared Redis database can hold other data beside the links. */
@@ -20,8 +20,14 @@ export function cacheKey(code: string): string {
   return CACHE_KEY_PREFIX + code;
 }
 
-/** What a lookup found: the target, or that the link has expired. */
-export type Resolved = { url: string; expired?: undefined } | { url?: undefined; expired: true };
+/**
+ * What a lookup found: the target, that the link has expired, or that it is gated (a password
+ * or a click limit: decided by the database on each redirect, never cached).
+ */
+export type Resolved =
+  | { url: string; expired?: undefined; gated?: undefined }
+  | { url?: undefined; expired: true; gated?: undefined }
+  | { url?: undefined; expired?: undefined; gated: true };
 
 /** Resolves codes to target URLs. */
 export class LinkResolver {
@@ -54,9 +60,11 @@ export class LinkResolver {
     if (cached !== null) return { url: cached };
 
     const generation = this.#generation;
-    const link = await this.#store.findByCode(code);
-    if (link === null) return null;
+    const found = await this.#store.findManaged(code);
+    if (found === null) return null;
+    const link = found.link;
     if (isExpired(link)) return { expired: true };
+    if (isGated(found.options)) return { gated: true };
     const ttl = cacheTtlMs(link, this.#ttlMs);
     // A cache that just failed is not written to: one timeout per request at most. A value
     // read before a PATCH/DELETE finished must not outlive it in the cache.

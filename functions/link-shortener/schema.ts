@@ -2,6 +2,8 @@
 import { z } from "@hono/zod-openapi";
 import { MESSAGES, urlInput } from "../../shared/contract/validation.ts";
 import { CODE_PATTERN, isReservedCode } from "./codes.ts";
+import { MAX_PASSWORD_LENGTH } from "./password.ts";
+import { UtmInput } from "./utm.ts";
 
 /** Messages of the body rules beyond the contract's own. */
 export const SHORTEN_MESSAGES = {
@@ -12,7 +14,9 @@ export const SHORTEN_MESSAGES = {
   expiresAt: "expiresAt must be an ISO 8601 date or date-time with a time zone",
   expiresPast: "expiresAt must be in the future",
   selfLink: "url must not point at this link shortener",
-  nothingToChange: "Give url and/or expiresAt to change",
+  nothingToChange: "Give url, expiresAt and/or utm to change",
+  password: `password must be a string of 1 to ${MAX_PASSWORD_LENGTH} characters`,
+  maxClicks: "maxClicks must be an integer from 1 to 1000000000",
   qrFormat: "format must be svg or png",
   qrSize: "size must be an integer from 64 to 2048",
   qrMargin: "margin must be an integer from 0 to 16",
@@ -56,6 +60,18 @@ const ExpiresInput = z.string({ error: SHORTEN_MESSAGES.expiresAt })
     return instant;
   });
 
+/** Largest `maxClicks`. */
+export const MAX_CLICKS_LIMIT = 1_000_000_000;
+
+const PasswordInput = z.string({ error: SHORTEN_MESSAGES.password })
+  .min(1, { error: SHORTEN_MESSAGES.password })
+  .max(MAX_PASSWORD_LENGTH, { error: SHORTEN_MESSAGES.password });
+
+const MaxClicksInput = z.number({ error: SHORTEN_MESSAGES.maxClicks })
+  .int({ error: SHORTEN_MESSAGES.maxClicks })
+  .min(1, { error: SHORTEN_MESSAGES.maxClicks })
+  .max(MAX_CLICKS_LIMIT, { error: SHORTEN_MESSAGES.maxClicks });
+
 /** The body of `POST /shorten`. */
 export const ShortenBody = z.object({
   url: urlInput(MESSAGES.urlInBody).openapi({
@@ -72,6 +88,16 @@ export const ShortenBody = z.object({
       "(a date alone means its midnight UTC); without it the link never expires",
     example: "2030-01-01T00:00:00Z",
   }),
+  password: PasswordInput.nullish().openapi({
+    description: "Password the redirect asks for (a browser gets a form; an API client " +
+      "sends it in `X-Link-Password`). Stored as a salted PBKDF2 hash only",
+    example: "open sesame",
+  }),
+  maxClicks: MaxClicksInput.nullish().openapi({
+    description: "Redirects allowed in all; after them the link answers 404 `Link expired`",
+    example: 100,
+  }),
+  utm: UtmInput.nullish(),
 }, { error: SHORTEN_MESSAGES.notObject }).openapi("ShortenRequest");
 
 /** A stored link. */
@@ -80,6 +106,11 @@ export const LinkSchema = z.object({
   url: z.string().openapi({ example: "https://example.com/a/long/path" }),
   createdAt: z.string().openapi({ example: "2026-01-01T12:00:00.000Z" }),
   expiresAt: z.string().nullable().openapi({ example: null }),
+  passwordProtected: z.boolean().optional().openapi({ example: false }),
+  maxClicks: z.number().int().nullable().optional().openapi({ example: null }),
+  utm: z.record(z.string(), z.string()).nullable().optional().openapi({
+    example: { source: "newsletter" },
+  }),
 }).openapi("Link");
 
 /** The answer of `POST /shorten`. */
@@ -102,8 +133,11 @@ export const PatchBody = z.object({
     description: "New expiry (ISO 8601 instant in the future), or null for never",
     example: "2031-01-01T00:00:00Z",
   }),
+  utm: UtmInput.nullable().optional().openapi({
+    description: "New UTM parameters (replacing the link's), or null to remove them",
+  }),
 }, { error: SHORTEN_MESSAGES.notObject })
-  .refine((b) => b.url !== undefined || b.expiresAt !== undefined, {
+  .refine((b) => b.url !== undefined || b.expiresAt !== undefined || b.utm !== undefined, {
     error: SHORTEN_MESSAGES.nothingToChange,
   })
   .openapi("PatchLinkRequest");
@@ -124,8 +158,12 @@ export const StatsSchema = z.object({
 export const StatsResult = StatsSchema.extend({ code: z.string() }).openapi("LinkStats");
 
 /** The answer of `GET /{code}/info`: the link, whether it has expired, and its statistics. */
-export const InfoResult = LinkSchema.extend({ expired: z.boolean() }).extend(StatsSchema.shape)
-  .openapi("LinkInfo");
+export const InfoResult = LinkSchema.extend({
+  expired: z.boolean(),
+  clicksLeft: z.number().int().nullable().optional().openapi({
+    description: "Redirects left of `maxClicks` (null: no limit)",
+  }),
+}).extend(StatsSchema.shape).openapi("LinkInfo");
 
 /** The query of `GET /{code}/qr`. */
 export const QrQuery = z.object({

@@ -7,7 +7,8 @@ import type { InStatement, ResultSet, Row, TransactionMode } from "@libsql/clien
 import type { Db } from "../../shared/bindings/db.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { errorText, logEvent } from "../../shared/contract/log.ts";
-import type { LinkRecord } from "./link.ts";
+import type { LinkOptions, LinkRecord } from "./link.ts";
+import { type Utm, utmColumn, utmOf } from "./utm.ts";
 
 /** The message of every DATABASE_ERROR (the cause is logged, never sent). */
 export const DATABASE_ERROR_MESSAGE = "Database error";
@@ -19,6 +20,15 @@ export type InsertResult = "inserted" | "conflict";
 export interface ManagedLink {
   link: LinkRecord;
   manageHash: string | null;
+  /** Password, click limit and UTM parameters. */
+  options: LinkOptions;
+}
+
+/** What a new link carries beyond its record (password as its hash only). */
+export interface NewLinkExtras {
+  passwordHash?: string | null;
+  maxClicks?: number | null;
+  utm?: Utm | null;
 }
 
 /** Click counts of one link as stored (the flushed part). */
@@ -39,6 +49,35 @@ function toLink(row: Row): LinkRecord {
     url: String(row.url),
     createdAt: String(row.created_at),
     expiresAt: row.expires_at === null ? null : String(row.expires_at),
+  };
+}
+
+/**
+ * The insert of one link: `ON CONFLICT DO NOTHING`, so a taken code is `rowsAffected === 0`
+ * (one statement, also run in a batch by bulk creation). The password, the click limit and
+ * the UTM parameters go in with the link, so no redirect can see it without them.
+ */
+export function insertStatement(
+  link: LinkRecord,
+  custom: boolean,
+  manageHash: string,
+  extras: NewLinkExtras = {},
+): InStatement {
+  return {
+    sql: `INSERT INTO links (code, url, custom, created_at, expires_at, manage_hash,
+          password_hash, max_clicks, utm)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    args: [
+      link.code,
+      link.url,
+      custom ? 1 : 0,
+      link.createdAt,
+      link.expiresAt,
+      manageHash,
+      extras.passwordHash ?? null,
+      extras.maxClicks ?? null,
+      utmColumn(extras.utm),
+    ],
   };
 }
 
@@ -88,7 +127,8 @@ export class LinkStore {
   /** The link under `code` with its manage-token hash, or null. */
   async findManaged(code: string): Promise<ManagedLink | null> {
     const rs = await this.#run("find_by_code", {
-      sql: `SELECT ${COLUMNS}, manage_hash FROM links WHERE code = ?`,
+      sql: `SELECT ${COLUMNS}, manage_hash, password_hash IS NOT NULL AS has_password,
+            max_clicks, clicks_used, utm FROM links WHERE code = ?`,
       args: [code],
     });
     if (!rs.rows.length) return null;
@@ -96,16 +136,23 @@ export class LinkStore {
     return {
       link: toLink(row),
       manageHash: row.manage_hash === null ? null : String(row.manage_hash),
+      options: {
+        passwordProtected: Number(row.has_password) === 1,
+        maxClicks: row.max_clicks === null ? null : Number(row.max_clicks),
+        clicksUsed: Number(row.clicks_used),
+        utm: utmOf(row.utm),
+      },
     };
   }
 
   /** Inserts a link; `conflict` when its code is taken (the unique index decides, atomically). */
-  async insert(link: LinkRecord, custom: boolean, manageHash: string): Promise<InsertResult> {
-    const rs = await this.#run("insert", {
-      sql: `INSERT INTO links (code, url, custom, created_at, expires_at, manage_hash)
-            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-      args: [link.code, link.url, custom ? 1 : 0, link.createdAt, link.expiresAt, manageHash],
-    });
+  async insert(
+    link: LinkRecord,
+    custom: boolean,
+    manageHash: string,
+    extras: NewLinkExtras = {},
+  ): Promise<InsertResult> {
+    const rs = await this.#run("insert", insertStatement(link, custom, manageHash, extras));
     return rs.rowsAffected === 1 ? "inserted" : "conflict";
   }
 
@@ -117,12 +164,19 @@ export class LinkStore {
   async update(
     code: string,
     manageHash: string,
-    fields: { url: string; expiresAt: string | null },
+    fields: { url: string; expiresAt: string | null; utm?: Utm | null },
   ): Promise<LinkRecord | null> {
     const rs = await this.#run("update", {
-      sql: `UPDATE links SET url = ?, expires_at = ? WHERE code = ? AND manage_hash = ?
-            RETURNING ${COLUMNS}`,
-      args: [fields.url, fields.expiresAt, code, manageHash],
+      sql: `UPDATE links SET url = ?, expires_at = ?, utm = ${
+        fields.utm === undefined ? "utm" : "?"
+      } WHERE code = ? AND manage_hash = ? RETURNING ${COLUMNS}`,
+      args: [
+        fields.url,
+        fields.expiresAt,
+        ...(fields.utm === undefined ? [] : [utmColumn(fields.utm)]),
+        code,
+        manageHash,
+      ],
     });
     return rs.rows.length ? toLink(rs.rows[0]) : null;
   }
