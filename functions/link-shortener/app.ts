@@ -168,11 +168,12 @@ const infoRoute = createRoute({
   method: "get",
   path: "/{code}/info",
   summary: "Describe a short link, with its click statistics",
-  description: "Expired links are described too (`expired: true`): they keep their stats.",
+  description: "Expired links are described too (`expired: true`): they keep their stats. " +
+    "A password-protected link needs `Authorization: Bearer <manageToken>` (else 401).",
   request: { params: CodeParams },
   responses: {
     200: jsonContent(InfoResult, "The link record and its statistics"),
-    ...errorResponses("NOT_FOUND", "DATABASE_ERROR"),
+    ...errorResponses([401, "INVALID_INPUT"], "NOT_FOUND", "DATABASE_ERROR"),
   },
 });
 
@@ -180,10 +181,11 @@ const statsRoute = createRoute({
   method: "get",
   path: "/{code}/stats",
   summary: "Click statistics of a short link",
+  description: "A password-protected link needs `Authorization: Bearer <manageToken>`.",
   request: { params: CodeParams },
   responses: {
     200: jsonContent(StatsResult, "Total, per day for 30 days, last click, top referrer hosts"),
-    ...errorResponses("NOT_FOUND", "DATABASE_ERROR"),
+    ...errorResponses([401, "INVALID_INPUT"], "NOT_FOUND", "DATABASE_ERROR"),
   },
 });
 

@@ -14,7 +14,7 @@ Deno.test("bindingsFromEnv: defaults create DATA_DIR/links.db on first use, migr
       await assert.rejects(Deno.stat(`${dir}/data`), Deno.errors.NotFound, "nothing opened yet");
       await b.DB.client();
       assert.ok((await Deno.stat(`${dir}/data/links.db`)).isFile);
-      assert.deepEqual(await appliedVersions(b.DB), [1, 2]);
+      assert.deepEqual(await appliedVersions(b.DB), [1, 2, 10]);
       assert.ok(b.CACHE instanceof MemoryCache);
       assert.equal(b.cacheTtlSeconds, 3600);
       assert.equal(b.publicBaseUrl, undefined);

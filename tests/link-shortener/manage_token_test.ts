@@ -85,7 +85,7 @@ Deno.test("PATCH changes url and/or expiresAt; bad input is 400 and changes noth
   const link = await create(fx, { url: "https://example.com/old", code: "movable" });
   assert.equal(await location(fx, "movable"), "https://example.com/old", "now cached");
   const bad: [unknown, number, string, string][] = [
-    [{}, 400, "INVALID_INPUT", "Give url and/or expiresAt to change"],
+    [{}, 400, "INVALID_INPUT", "Give url, expiresAt and/or utm to change"],
     [{ url: "ftp://x/" }, 400, "INVALID_URL", "Missing or invalid url in body"],
     [{ url: `${ORIGIN}/loop` }, 400, "INVALID_URL", "url must not point at this link shortener"],
     [{ expiresAt: "2000-01-01" }, 400, "INVALID_INPUT", "expiresAt must be in the future"],

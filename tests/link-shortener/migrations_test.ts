@@ -9,7 +9,7 @@ Deno.test("the links migrations are versioned, idempotent, and index code unique
   try {
     assert.deepEqual(await migrate(db, LINK_MIGRATIONS), [1, 2, 10]);
     assert.deepEqual(await migrate(db, LINK_MIGRATIONS), []);
-    assert.deepEqual(await appliedVersions(db), [1, 2]);
+    assert.deepEqual(await appliedVersions(db), [1, 2, 10]);
     const idx = await db.execute(
       "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'links' ORDER BY name",
     );
@@ -30,6 +30,7 @@ Deno.test("the links migrations are versioned, idempotent, and index code unique
     assert.deepEqual(tables.rows.map((r) => r.name), [
       "link_clicks",
       "link_clicks_daily",
+      "link_password_failures",
       "link_referrers",
     ]);
   } finally {

@@ -23,8 +23,11 @@ Deno.test("a new URL is 201 with a random 7-character base62 code, stored in lib
     "createdAt",
     "expiresAt",
     "manageToken",
+    "maxClicks",
+    "passwordProtected",
     "shortUrl",
     "url",
+    "utm",
   ]);
   assert.match(body.code, /^[0-9A-Za-z]{7}$/);
   assert.match(body.manageToken, /^[A-Za-z0-9_-]{43}$/);
@@ -278,22 +281,39 @@ Deno.test("OpenAPI lists the routes with their request schemas and responses", a
   const props = schema.$ref
     ? doc.components.schemas[schema.$ref.split("/").pop()].properties
     : schema.properties;
-  assert.deepEqual(Object.keys(props).sort(), ["code", "expiresAt", "url"]);
+  assert.deepEqual(Object.keys(props).sort(), [
+    "code",
+    "expiresAt",
+    "maxClicks",
+    "password",
+    "url",
+    "utm",
+  ]);
   assert.deepEqual(Object.keys(post.responses).sort(), ["201", "400", "413", "429", "500"]);
   const redirect = doc.paths["/{code}"].get;
-  assert.deepEqual(Object.keys(redirect.responses).sort(), ["302", "404", "500"]);
+  assert.deepEqual(Object.keys(redirect.responses).sort(), [
+    "200",
+    "302",
+    "401",
+    "404",
+    "429",
+    "500",
+  ]);
   assert.equal(redirect.parameters[0].name, "code");
   assert.equal(redirect.parameters[0].in, "path");
   assert.deepEqual(Object.keys(doc.paths["/{code}/info"].get.responses).sort(), [
     "200",
+    "401",
     "404",
     "500",
   ]);
   assert.deepEqual(Object.keys(doc.paths["/{code}/stats"].get.responses).sort(), [
     "200",
+    "401",
     "404",
     "500",
   ]);
+  assert.ok(doc.paths["/{code}"].post, "the password form's route");
   const qr = doc.paths["/{code}/qr"].get;
   assert.deepEqual(qr.parameters.map((p: { name: string }) => p.name).sort(), [
     "code",
