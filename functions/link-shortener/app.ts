@@ -3,7 +3,7 @@
  * cache first, libSQL behind it, each click counted in memory), `GET /:code/info`,
  * `GET /:code/stats`, `GET /:code/qr`, and `PATCH`/`DELETE /:code` with the link's token.
  */
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import {
   createExperimentApp,
@@ -25,6 +25,7 @@ import { renderQr } from "./qr.ts";
 import { FixedWindowLimiter } from "./rate_limit.ts";
 import { LinkResolver } from "./resolve.ts";
 import {
+  BulkResultSchema,
   CodeParams,
   InfoResult,
   LinkSchema,
@@ -37,6 +38,7 @@ import {
   StatsResult,
 } from "./schema.ts";
 import { pointsAtSelf } from "./self_link.ts";
+import { bulkRows, MAX_BULK_BYTES, MAX_BULK_ROWS, shortenBulk } from "./bulk.ts";
 import { Gate, PASSWORD_HEADER } from "./gate.ts";
 import { PASSWORD_FIELD } from "./password_form.ts";
 import { applyUtm, removeUtm } from "./utm.ts";
@@ -102,6 +104,34 @@ const shortenRoute = createRoute({
     ...errorResponses(
       "INVALID_INPUT",
       "INVALID_URL",
+      [413, "INVALID_INPUT"],
+      [429, "INVALID_INPUT"],
+      "DATABASE_ERROR",
+    ),
+  },
+});
+
+const bulkRoute = createRoute({
+  method: "post",
+  path: "/shorten/bulk",
+  summary: "Shorten up to 1,000 URLs at once",
+  description: "A JSON array of `POST /shorten` bodies (without `password`), or `text/csv` " +
+    "with a header row: `url`, and optionally `code` and `expiresAt`. 200 with `results`, " +
+    "one per input in order: the link (with its own `manageToken`) or that row's own " +
+    "`{error, code}`; one bad row never fails the others. Over 1,000 rows or 1 MiB: 413.",
+  request: {
+    body: {
+      required: true,
+      content: {
+        "application/json": { schema: z.array(ShortenBody).max(MAX_BULK_ROWS) },
+        "text/csv": { schema: { type: "string", example: "url,code\nhttps://example.com/,ex-1" } },
+      },
+    },
+  },
+  responses: {
+    200: jsonContent(BulkResultSchema, "One result per input, in order"),
+    ...errorResponses(
+      "INVALID_INPUT",
       [413, "INVALID_INPUT"],
       [429, "INVALID_INPUT"],
       "DATABASE_ERROR",
@@ -311,18 +341,36 @@ export function createApp(
   // type) must not run: the full declaration goes to the OpenAPI registry, the handler is
   // mounted without the body.
   app.openAPIRegistry.registerPath(shortenRoute);
-  app.openapi({ ...shortenRoute, request: {}, hide: true }, async (c) => {
-    if (limiter) {
-      const verdict = limiter.take(clientAddress(c));
-      if (!verdict.allowed) {
-        c.header("Retry-After", String(verdict.retryAfterSeconds));
-        throw new ApiError(
-          "INVALID_INPUT",
-          `Too many links: at most ${limiter.limit} per ${limit!.windowSeconds} s`,
-          429,
-        );
-      }
+  /** The per-client limit of link creation (a bulk request counts once). */
+  const checkLimit = (c: Context) => {
+    if (!limiter) return;
+    const verdict = limiter.take(clientAddress(c));
+    if (!verdict.allowed) {
+      c.header("Retry-After", String(verdict.retryAfterSeconds));
+      throw new ApiError(
+        "INVALID_INPUT",
+        `Too many links: at most ${limiter.limit} per ${limit!.windowSeconds} s`,
+        429,
+      );
     }
+  };
+
+  app.openAPIRegistry.registerPath(bulkRoute);
+  app.openapi({ ...bulkRoute, request: {}, hide: true }, async (c) => {
+    checkLimit(c);
+    const body = await readBodyLimited(c.req.raw, MAX_BULK_BYTES);
+    const rows = bulkRows(body, c.req.header("content-type"));
+    const origin = new URL(c.req.url).origin;
+    const base = baseOf(c);
+    const results = await shortenBulk(store, rows, {
+      base,
+      pointsAtSelf: (url) => pointsAtSelf(url, [origin, base]),
+    });
+    return c.json({ results }, 200);
+  });
+
+  app.openapi({ ...shortenRoute, request: {}, hide: true }, async (c) => {
+    checkLimit(c);
     const input = await readJsonBody(c, ShortenBody, MAX_BODY_BYTES);
     const origin = new URL(c.req.url).origin;
     const base = baseOf(c);

@@ -203,3 +203,13 @@ export const CodeParams = z.object({
     example: "aZ3k9Qx",
   }),
 });
+
+/** The answer of `POST /shorten/bulk`: one entry per input, in order. */
+export const BulkResultSchema = z.object({
+  results: z.array(
+    z.union([
+      ShortenResult,
+      z.object({ error: z.string(), code: z.string() }).openapi("BulkRowError"),
+    ]),
+  ),
+}).openapi("BulkResult");
