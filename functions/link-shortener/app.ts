@@ -440,7 +440,8 @@ export function createApp(
   });
 
   app.openapi(qrRoute, async (c) => {
-    const link = await store.findByCode(c.req.valid("param").code);
+    const { code } = c.req.valid("param");
+    const link = isCodeShaped(code) ? await store.findByCode(code) : null;
     if (link === null) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
     if (isExpired(link)) throw new ApiError("NOT_FOUND", LINK_EXPIRED);
     const image = await renderQr(`${baseOf(c)}/${link.code}`, c.req.valid("query"));
