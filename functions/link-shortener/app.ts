@@ -177,7 +177,10 @@ const passwordRoute = createRoute({
     "and after repeated failures 429 with `Retry-After`.",
   request: { params: CodeParams },
   responses: {
-    302: { description: "Redirect to the stored URL" },
+    302: {
+      description: "Redirect to the stored URL",
+      headers: { Location: { description: "The stored URL", schema: { type: "string" } } },
+    },
     200: {
       description: "The password form",
       content: { "text/html": { schema: { type: "string" } } },
