@@ -259,6 +259,14 @@ const CASES: EdgeCase[] = [
         assert.equal(res.headers.get("content-type"), "image/png");
         assert.deepEqual([...png.slice(1, 4)], [0x50, 0x4e, 0x47]); // "PNG"
         assert.ok(s.fixtures.hits("/screenshot/solid.html") > 0);
+        // The packaged filter engines load from the bundle's own chunks.
+        const blocked = await fetch(
+          `${p.origin}/screenshot?url=${q(page)}&width=320&height=200&format=pdf` +
+            "&blockAds=true&hideCookieBanners=true",
+        );
+        const pdf = new Uint8Array(await blocked.arrayBuffer());
+        assert.equal(blocked.status, 200, new TextDecoder().decode(pdf.slice(0, 300)));
+        assert.equal(new TextDecoder().decode(pdf.slice(0, 5)), "%PDF-");
       });
     },
   },
