@@ -109,9 +109,28 @@ function splitSelectorList(list: string): string[] {
   return out.filter(Boolean);
 }
 
+/**
+ * AdGuard's CSS-injection rules (`domains#$#selector { declarations }`, and `#@$#` exceptions),
+ * which the engine does not parse, in the engine's `:style()` form; the other lines as they
+ * are. The cookie list uses them to undo the scroll lock a consent dialog leaves behind.
+ */
+export function withStyleRules(text: string): string {
+  return text.split("\n").map((line) => {
+    const m = /^([^#\s]*)#(@?)\$#(.+?)\s*\{([^{}]*)\}\s*$/.exec(line);
+    if (!m) return line;
+    const [, domains, exception, selector, declarations] = m;
+    // `remove: true` and the like are not styles.
+    if (/\bremove\s*:/.test(declarations)) return "";
+    return `${domains}#${exception}#${selector}:style(${declarations.trim()})`;
+  }).join("\n");
+}
+
 /** Parses the lists into one engine and writes it with its provenance. */
 async function write(name: string, lists: RawList[], extra: { title: string; rules: string[] }[]) {
-  const text = [...lists.map((l) => l.text), ...extra.map((e) => e.rules.join("\n"))].join("\n");
+  const text = [
+    ...lists.map((l) => withStyleRules(l.text)),
+    ...extra.map((e) => e.rules.join("\n")),
+  ].join("\n");
   const engine = FiltersEngine.parse(text, {
     loadCosmeticFilters: true,
     loadNetworkFilters: true,

@@ -80,6 +80,18 @@ Deno.test("the packaged engines block a listed ad URL and hide consent platforms
   ) {
     assert.ok(styles.includes(selector), selector);
   }
+  // AdGuard's CSS-injection rules arrive as styles: the scroll lock of a dialog is undone.
+  const yahoo = cookies.getCosmeticsFilters({
+    url: "https://yahoo.com/",
+    hostname: "yahoo.com",
+    domain: "yahoo.com",
+    classes: ["didomi-popup-open"],
+    ids: [],
+    hrefs: [],
+    getInjectionRules: false,
+    getExtendedRules: false,
+  });
+  assert.match(yahoo.styles, /body\.didomi-popup-open\s*\{[^}]*overflow:\s*auto/);
 });
 
 /** The three captures, on whichever browser `browser` is. */
