@@ -83,6 +83,8 @@ export interface Bindings {
   clicks?: ClickCounter;
   /** `SHORTEN_RATE_LIMIT` / `SHORTEN_RATE_WINDOW_SECONDS`; absent: no limit. */
   shortenRateLimit?: RateLimit;
+  /** Milliseconds since the epoch for the password blocks (tests move it; default Date.now). */
+  now?: () => number;
   /** At shutdown: flush the clicks, close the database. */
   close?(): Promise<void>;
 }
@@ -303,6 +305,7 @@ export function createApp(
     store,
     log,
     onClick: (code, referer) => clicks.record(code, referer),
+    now: bindings.now,
   });
   const limit = bindings.shortenRateLimit;
   const limiter = limit ? new FixedWindowLimiter(limit.limit, limit.windowSeconds * 1000) : null;

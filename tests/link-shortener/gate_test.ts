@@ -126,8 +126,10 @@ Deno.test("password: a browser gets the form; right → 302, wrong → the form 
 });
 
 Deno.test("password: repeated wrong passwords block the link for a while (per link, in the database)", async () => {
-  await using fx = await linkApp();
-  await using other = await linkApp({ dir: fx.dir });
+  let now = 1_800_000_000_000;
+  const clock = () => now;
+  await using fx = await linkApp({ now: clock });
+  await using other = await linkApp({ dir: fx.dir, now: clock });
   await fx.shorten({ url: "https://example.com/a", password: "right", code: "guarded" });
   await fx.shorten({ url: "https://example.com/b", password: "right", code: "neighbour" });
   const tryWith = (app: typeof fx, code: string, password: string) =>
@@ -150,21 +152,34 @@ Deno.test("password: repeated wrong passwords block the link for a while (per li
   // Another link is not affected.
   assert.equal((await tryWith(fx, "neighbour", "right")).status, 302);
   // Once the block has passed, the right password opens the link and clears the count.
-  await fx.db.execute("UPDATE link_password_failures SET blocked_until = 0");
+  now += 1_000;
   assert.equal((await tryWith(fx, "guarded", "right")).status, 302);
   const rs = await fx.db.execute("SELECT count(*) AS n FROM link_password_failures");
   assert.equal(Number(rs.rows[0].n), 0);
-  // Each further failure past the free ones doubles the block.
-  await fx.db.execute(
-    "INSERT INTO link_password_failures (code, failures, blocked_until) VALUES ('guarded', 7, 0)",
-  );
-  const before = Date.now();
-  await (await tryWith(fx, "guarded", "wrong")).body?.cancel();
-  const until = Number(
-    (await fx.db.execute("SELECT blocked_until FROM link_password_failures")).rows[0].blocked_until,
-  );
-  const blockMs = until - before;
-  assert.ok(blockMs >= 8_000 - 50 && blockMs <= 8_000 + 5_000, `block of ${blockMs} ms`);
+  // Each further failure past the free ones doubles the block: 1 s, 2 s, 4 s, 8 s, …
+  const blocks: number[] = [];
+  for (let i = 0; i < FREE_ATTEMPTS + 3; i++) {
+    await (await tryWith(other, "guarded", "wrong")).body?.cancel();
+    const row = await fx.db.execute("SELECT blocked_until FROM link_password_failures");
+    const until = Number(row.rows[0].blocked_until);
+    blocks.push(until === 0 ? 0 : until - now);
+    now = Math.max(now, until); // wait the block out
+  }
+  assert.deepEqual(blocks, [0, 0, 0, 0, 1_000, 2_000, 4_000, 8_000]);
+  const html = await fx.app.request(`${ORIGIN}/guarded`, {
+    method: "POST",
+    headers: { accept: "text/html", "content-type": "application/x-www-form-urlencoded" },
+    body: "password=wrong",
+  });
+  assert.equal(html.status, 401);
+  const blockedForm = await fx.app.request(`${ORIGIN}/guarded`, {
+    method: "POST",
+    headers: { accept: "text/html", "content-type": "application/x-www-form-urlencoded" },
+    body: "password=right",
+  });
+  assert.equal(blockedForm.status, 429);
+  assert.equal(blockedForm.headers.get("retry-after"), "16");
+  assert.match(await blockedForm.text(), /Too many wrong passwords: try again in 16 s/);
 });
 
 Deno.test("password: info and stats need the manage token", async () => {
