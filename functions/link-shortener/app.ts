@@ -1,7 +1,9 @@
 /**
- * The link-shortener experiment's app: `POST /shorten`, `GET /:code` (302 to the stored URL,
- * cache first, libSQL behind it, each click counted in memory), `GET /:code/info`,
- * `GET /:code/stats`, `GET /:code/qr`, and `PATCH`/`DELETE /:code` with the link's token.
+ * The link-shortener experiment's app: `POST /shorten`, `POST /shorten/bulk`, `GET /:code`
+ * (302 to the stored URL, cache first, libSQL behind it, each click counted in memory; a
+ * password-protected or click-limited link decided by libSQL each time, see gate.ts),
+ * `POST /:code` (the password form), `GET /:code/info`, `GET /:code/stats`, `GET /:code/qr`,
+ * and `PATCH`/`DELETE /:code` with the link's token.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
