@@ -1,6 +1,8 @@
 /**
  * One capture: a fresh incognito context held to the address policy, a page at the
- * requested viewport, navigation until the network is idle, then a PNG. A launched (local)
+ * requested viewport (or a device preset), navigation until the network is idle (ad and
+ * tracker requests aborted, cookie banners and ad slots hidden, when asked), lazy content
+ * scrolled in for a full page, then the image or the PDF. A launched (local)
  * Chromium's context sends its traffic through its own policy proxy; a remote one
  * (`BROWSER_WS_ENDPOINT`) is guarded in-band over CDP, so the service opens no listener.
  * Either way the page script of the guard removes WebRTC before any page script runs. The
