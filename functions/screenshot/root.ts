@@ -7,6 +7,7 @@ import type { RootInfo } from "../../shared/contract/app.ts";
 /** The root information document. */
 export const ROOT: RootInfo = {
   name: "screenshot",
-  description: "Takes a PNG screenshot of a web page in headless Chromium.",
+  description:
+    "Takes a screenshot (PNG, JPEG or WebP) or a PDF of a web page in headless Chromium.",
   usage: "GET /screenshot?url=<url>",
 };
