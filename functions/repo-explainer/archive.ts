@@ -70,9 +70,12 @@ export async function readArchive(
   let overArchive = false;
   const counter = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
+      const room = limits.maxArchiveBytes - archiveBytes;
       archiveBytes += chunk.length;
-      if (archiveBytes > limits.maxArchiveBytes) {
+      if (chunk.length > room) {
+        // What fits still goes through: the files it completes are kept.
         overArchive = true;
+        if (room > 0) controller.enqueue(chunk.subarray(0, room));
         controller.terminate();
         return;
       }
@@ -80,7 +83,9 @@ export async function readArchive(
     },
   });
   const entries = gzipped
-    .pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>)
+    .pipeThrough(
+      new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>,
+    )
     .pipeThrough(counter)
     .pipeThrough(createTarDecoder());
   const out: ArchiveContents = { commit: null, files: [], omitted: [], truncated: null };

@@ -3,7 +3,12 @@
  * filtered by path as they stream in. Used by `/digest` and by `/explain`'s token counts.
  */
 import { ApiError } from "../../shared/contract/errors.ts";
-import { ARCHIVE_LIMITS, type ArchiveContents, type ArchiveLimits, readArchive } from "./archive.ts";
+import {
+  ARCHIVE_LIMITS,
+  type ArchiveContents,
+  type ArchiveLimits,
+  readArchive,
+} from "./archive.ts";
 import type { PathFilter } from "./file_rules.ts";
 import { GithubApi, type ReadLimits } from "./github_api.ts";
 import type { GithubConfig } from "./github_config.ts";

@@ -549,9 +549,11 @@ Deno.test("explain: the route is described in /openapi.json", async () => {
   const op = doc.paths["/explain"].get;
   const url = op.parameters.find((p: { name: string }) => p.name === "url");
   assert.match(url.description ?? url.schema?.description ?? "", /GitHub/);
-  assert.ok(op.parameters.some((p: { name: string; in: string }) =>
-    p.name.toLowerCase() === "authorization" && p.in === "header"
-  ));
+  assert.ok(
+    op.parameters.some((p: { name: string; in: string }) =>
+      p.name.toLowerCase() === "authorization" && p.in === "header"
+    ),
+  );
   assert.ok(doc.components.schemas.TokenReport);
   for (const status of ["200", "400", "404", "502"]) assert.ok(op.responses[status], status);
 });
