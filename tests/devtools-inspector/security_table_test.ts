@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { SECURITY_CHECKS } from "../../functions/devtools-inspector/security_table.ts";
+import type { TlsInfo } from "../../functions/devtools-inspector/schema.ts";
 import { audit, resultOf, type Scenario } from "./audit_helper.ts";
 
 const HSTS = { "strict-transport-security": "max-age=31536000" };
@@ -15,6 +16,33 @@ const route = (...steps: [number, string][]): Scenario => ({
 });
 const acao = (headers: Record<string, string>, status = 204): Scenario => ({
   preflight: { status, headers },
+});
+
+/** A TLS 1.3 handshake with a trusted certificate for shop.example, 200 days left. */
+const GOOD_TLS: TlsInfo = {
+  error: null,
+  protocol: "TLSv1.3",
+  cipher: "TLS_AES_128_GCM_SHA256",
+  authorized: true,
+  authorizationError: null,
+  nameMismatch: null,
+  certificate: {
+    subject: "CN=shop.example",
+    issuer: "C=US, O=Let's Encrypt, CN=R11",
+    subjectAltNames: ["DNS:shop.example"],
+    notBefore: "2026-01-01T00:00:00.000Z",
+    notAfter: "2027-01-01T00:00:00.000Z",
+    daysLeft: 200,
+    selfSigned: false,
+    serialNumber: "01",
+    fingerprint256: "AA:BB",
+  },
+};
+const tlsWith = (
+  over: Partial<TlsInfo>,
+  cert: Partial<NonNullable<TlsInfo["certificate"]>> = {},
+): Scenario => ({
+  tls: { ...GOOD_TLS, ...over, certificate: { ...GOOD_TLS.certificate!, ...cert } },
 });
 
 /** check id → [expected result, scenario]; several rows may reach the same result. */
@@ -376,6 +404,33 @@ const CASES: Record<string, [string, Scenario][]> = {
     ["version-disclosed", {
       html: html(`<meta name="generator" content="WordPress 6.4.2">`),
     }],
+  ],
+  "tls-certificate": [
+    ["tls-certificate-valid", { tls: GOOD_TLS }],
+    ["tls-not-https", { url: "http://shop.example/" }],
+    ["tls-handshake-failed", {
+      tls: { ...GOOD_TLS, error: "TLS handshake with shop.example failed", certificate: null },
+    }],
+    ["tls-certificate-expired", tlsWith({ authorized: false }, { daysLeft: -3 })],
+    ["tls-certificate-name-mismatch", tlsWith({ nameMismatch: "Host: x. is not in the cert" })],
+    ["tls-certificate-self-signed", tlsWith({}, { selfSigned: true })],
+    [
+      "tls-certificate-untrusted",
+      tlsWith({
+        authorized: false,
+        authorizationError: "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+      }),
+    ],
+    ["tls-certificate-expiring-soon", tlsWith({}, { daysLeft: 13 })],
+    ["tls-certificate-valid", tlsWith({}, { daysLeft: 14 })],
+  ],
+  "tls-version": [
+    ["tls-version-1.3", { tls: GOOD_TLS }],
+    ["tls-version-1.2", tlsWith({ protocol: "TLSv1.2" })],
+    ["tls-version-not-https", {}],
+    ["tls-version-obsolete", tlsWith({ protocol: "TLSv1" })],
+    ["tls-version-obsolete", tlsWith({ protocol: "TLSv1.1" })],
+    ["tls-version-unknown", { tls: { ...GOOD_TLS, protocol: null, error: "timed out" } }],
   ],
 };
 

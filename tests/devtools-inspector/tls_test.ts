@@ -3,8 +3,9 @@
  * CA, and self-signed), through the safe fetch's address rule; and the two TLS rows.
  */
 import assert from "node:assert/strict";
+import { createApp } from "../../functions/devtools-inspector/app.ts";
 import { inspectTls } from "../../functions/devtools-inspector/tls.ts";
-import type { TlsInfo } from "../../functions/devtools-inspector/schema.ts";
+import { InspectResultSchema, type TlsInfo } from "../../functions/devtools-inspector/schema.ts";
 import { guardedPolicy, openPolicy } from "../support/policy.ts";
 import { caSignedCertificate, testCertificate } from "../support/tls.ts";
 import { audit } from "./audit_helper.ts";
@@ -223,3 +224,28 @@ async function tlsRows(tls: TlsInfo | null, url = "https://shop.example/") {
   const row = (id: string) => report.checks.find((c) => c.id === id)!.result;
   return { "tls-certificate": row("tls-certificate"), "tls-version": row("tls-version") };
 }
+
+Deno.test("tls: /inspect of an https:// page reports the handshake and its rows (injected clock)", async () => {
+  const leaf = await caSignedCertificate(["shop.test"], 90);
+  const server = tlsServer(leaf);
+  try {
+    const policy = policyFor(["shop.test"], server.port, leaf.ca);
+    const probe = await inspectTls("https://shop.test/", policy, AbortSignal.timeout(10_000), 0);
+    const end = Date.parse(probe!.certificate!.notAfter);
+    const app = createApp({ fetchPolicy: policy, now: () => end - 3 * DAY }, { log: () => {} });
+    const res = await app.request(`/inspect?url=${encodeURIComponent("https://shop.test/")}`);
+    assert.equal(res.status, 200);
+    const body = await res.json();
+    assert.deepEqual(InspectResultSchema.parse(body), body);
+    assert.equal(body.tls.protocol, "TLSv1.3");
+    assert.equal(body.tls.authorized, true);
+    assert.equal(body.tls.certificate.subject, "CN=shop.test");
+    assert.equal(body.tls.certificate.daysLeft, 3);
+    const cert = body.security.checks.find((c: { id: string }) => c.id === "tls-certificate");
+    assert.equal(cert.result, "tls-certificate-expiring-soon");
+    const doc = await (await app.request("/openapi.json")).json();
+    assert.ok(doc.components.schemas.InspectTls);
+  } finally {
+    await server.close();
+  }
+});
