@@ -226,6 +226,11 @@ const CASES: EdgeCase[] = [
         const body = await res.json();
         assert.equal(res.status, 200, JSON.stringify(body));
         assert.equal(body.summary, SUMMARY);
+        assert.ok(body.tokens?.total > 0, "the tokenizer and the tar reader load in the bundle");
+        const digest = await fetch(`${p.origin}/digest?url=${q("https://github.com/acme/rocket")}`);
+        const text = await digest.json();
+        assert.equal(digest.status, 200, JSON.stringify(text));
+        assert.match(text.content, /FILE: package\.json/);
         const seen = s.github.requests.filter((r) => r.path.startsWith("/repos/acme/rocket"));
         assert.ok(seen.length > 0);
         assert.ok(seen.some((r) => r.headers.get("authorization")?.includes("edge-token")));
