@@ -15,8 +15,12 @@ import { cooperative } from "../../shared/net/html.ts";
 /** The encoding the counts are in, as the answers name it. */
 export const TOKENIZER = "o200k_base";
 
-/** Non-space runs longer than this are counted piecewise (a token is rarely longer). */
-export const MAX_RUN = 64;
+/**
+ * Non-space runs longer than this are counted piecewise. Measured on 100 000 characters of
+ * random base64: pieces of 64 took 2.1 s, of 256 0.9 s, of 1024 0.8 s; as one piece, 100 000
+ * repeated letters took 55 s. 256 keeps counts within 0.5% of the whole text's.
+ */
+export const MAX_RUN = 256;
 
 /** Characters counted in one call at most (whole lines, a long line alone). */
 const CHUNK_CHARS = 4096;
@@ -70,6 +74,7 @@ export async function tokenCounter(
 /** Splits text into whole-line chunks of at most {@link CHUNK_CHARS}, long runs cut. */
 export function* chunks(text: string): Generator<string> {
   const longRun = new RegExp(`\\S{${MAX_RUN + 1},}`);
+  const longRuns = new RegExp(`(\\S{${MAX_RUN + 1},})`);
   let start = 0;
   while (start < text.length) {
     let end = Math.min(text.length, start + CHUNK_CHARS);
@@ -84,7 +89,7 @@ export function* chunks(text: string): Generator<string> {
       continue;
     }
     // Whitespace and short words as they are; each long run in MAX_RUN pieces.
-    for (const part of chunk.split(/(\S{65,})/)) {
+    for (const part of chunk.split(longRuns)) {
       if (part.length <= MAX_RUN) {
         if (part) yield part;
         continue;
