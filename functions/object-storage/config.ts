@@ -12,7 +12,7 @@ import {
   signingConfig,
 } from "./signing.ts";
 
-/** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
+/** The local port of this experiment (scripts/experiments.ts); `PORT` overrides it. */
 export const DEFAULT_PORT = 8008;
 
 /** `MAX_OBJECT_BYTES` when unset: 100 MiB. */
