@@ -1,11 +1,13 @@
 /** Signed-link primitives: the admin check and the grant's signature over every field. */
 import assert from "node:assert/strict";
+import { createApp } from "../../functions/object-storage/app.ts";
 import {
   isAdmin,
   signGrant,
   signingConfig,
   verifyGrant,
 } from "../../functions/object-storage/signing.ts";
+import { filesystemBackend } from "./backends.ts";
 
 const config = await signingConfig("s".repeat(32), "admin-token-000000");
 
@@ -40,4 +42,19 @@ Deno.test("signing: a grant verifies as signed, and any field changed does not",
     await assert.rejects(verifyGrant(config, "PUT", removed, 0), /Invalid signature/, name);
   }
   await assert.rejects(verifyGrant(config, "PUT", query, 2_000_000_000_000), /expired/);
+});
+
+Deno.test("signing: the three routes and the reusable schemas are in /openapi.json", async () => {
+  const backend = await filesystemBackend();
+  try {
+    const app = createApp(await backend.fresh(), { log: () => {} });
+    const doc = await (await app.request("/openapi.json")).json();
+    assert.ok(doc.paths["/object/sign"].post.requestBody);
+    assert.ok(doc.paths["/object/sign"].post.responses["401"]);
+    assert.ok(doc.paths["/object/signed"].get.responses["403"]);
+    assert.ok(doc.paths["/object/signed"].put.responses["413"]);
+    assert.ok(doc.components.schemas.SignRequest && doc.components.schemas.SignResult);
+  } finally {
+    await backend.close();
+  }
 });
