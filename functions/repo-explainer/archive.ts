@@ -29,8 +29,9 @@ export const ARCHIVE_LIMITS: ArchiveLimits = {
   maxTextBytes: 16 * 1024 * 1024,
 };
 
-/** Paths longer than this are not matched against globs (and are left out). */
+/** Paths longer than this, or with a longer segment, are not matched (and are left out). */
 const MAX_PATH_LENGTH = 1024;
+const MAX_SEGMENT_LENGTH = 255;
 
 /** A text file kept for the digest. */
 export interface ArchiveFile {
@@ -101,7 +102,9 @@ export async function readArchive(
         continue;
       }
       const bytes = header.size;
-      let reason: OmitReason | null = path.length > MAX_PATH_LENGTH ? "limit" : filter(path);
+      const tooLong = path.length > MAX_PATH_LENGTH ||
+        path.split("/").some((s) => s.length > MAX_SEGMENT_LENGTH);
+      let reason: OmitReason | null = tooLong ? "limit" : filter(path);
       if (!reason && bytes > limits.maxFileBytes) reason = "too-large";
       if (
         !reason &&

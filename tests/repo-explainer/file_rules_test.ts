@@ -40,3 +40,24 @@ Deno.test("file rules: globs are validated", () => {
   assert.equal(validGlob(""), false);
   assert.equal(validGlob("a".repeat(201)), false);
 });
+
+Deno.test("file rules: globs whose matching could backtrack for long are refused", () => {
+  assert.equal(validGlob("*a*b"), false, "two stars in one segment");
+  assert.equal(validGlob("**/x/**/y/**/z"), false, "three ** segments");
+  assert.equal(validGlob("+(a|b)"), true, "extglob syntax is taken literally (extglobs are off)");
+  assert.equal(validGlob("src/**/*.{ts,tsx}"), true);
+  assert.equal(validGlob("**/test/**/*_test.ts"), true);
+  // What is allowed stays fast on the worst paths: against a refused glob, in the same run.
+  const paths = ["a".repeat(255), "a/".repeat(400) + "c", "x/y/".repeat(200) + "aaaa"];
+  const time = (f: (p: string) => unknown, on: string[]) => {
+    const t = performance.now();
+    for (let i = 0; i < 3; i++) for (const p of on) f(p);
+    return performance.now() - t;
+  };
+  const refused = time(pathFilter(["*a*a*b"], []), [paths[0]]);
+  const allowed = time(pathFilter(["**/x/**/a*b", "*a"], []), paths);
+  assert.ok(
+    allowed * 5 < refused,
+    `allowed ${allowed.toFixed(1)} ms, refused ${refused.toFixed(1)} ms`,
+  );
+});
