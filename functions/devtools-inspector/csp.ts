@@ -289,8 +289,16 @@ function allows(list: readonly string[], source: string): boolean {
   });
 }
 
+/**
+ * Sources of one directive compared at most when intersecting (each source is checked against
+ * the other list: quadratic, and a `<meta>` is strangers' text); real policies have tens.
+ */
+export const MAX_INTERSECTED_SOURCES = 256;
+
 /** What two source lists both let through; nothing in common is `'none'`. */
-function intersectLists(a: readonly string[], b: readonly string[]): string[] {
+function intersectLists(fullA: readonly string[], fullB: readonly string[]): string[] {
+  const a = fullA.slice(0, MAX_INTERSECTED_SOURCES);
+  const b = fullB.slice(0, MAX_INTERSECTED_SOURCES);
   const out = new Set<string>();
   for (const s of a) if (allows(b, s)) out.add(s);
   for (const s of b) if (allows(a, s)) out.add(s);

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import {
   intersectPolicies,
+  MAX_INTERSECTED_SOURCES,
   parseCsp,
   readPolicy,
   restrictsFraming,
@@ -98,4 +99,12 @@ Deno.test("intersectPolicies: what every policy allows, per directive, with defa
   const [e, f] =
     parseCsp(["script-src *.example.com", "script-src https://a.example.com"]).policies;
   assert.deepEqual(intersectPolicies([e, f]).get("script-src"), ["https://a.example.com"]);
+});
+
+Deno.test("intersectPolicies: huge source lists are compared up to a bound", () => {
+  const many = Array.from({ length: 50_000 }, (_, i) => `https://h${i}.example`).join(" ");
+  const [a, b] = parseCsp([`script-src ${many}`, `script-src ${many}`]).policies;
+  const both = intersectPolicies([a, b]).get("script-src")!;
+  assert.equal(both.length, MAX_INTERSECTED_SOURCES);
+  assert.equal(both[0], "https://h0.example");
 });
