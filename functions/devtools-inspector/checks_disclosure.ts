@@ -36,9 +36,13 @@ const VERSION = /\d+\.\d+|\/v?\d|\bv\d+\b|[a-z] \d+\b/i;
 /** Characters of a header value quoted as evidence at most. */
 const EVIDENCE_CHARS = 120;
 
+/** Characters of a value searched for a version (the search is quadratic on a run of digits). */
+const SEARCHED_CHARS = 512;
+
 /** True when `value` of header `name` reveals a software version. */
 export function revealsVersion(name: string, value: string): boolean {
-  return ALWAYS_VERSION.has(name) ? value.trim() !== "" : VERSION.test(value);
+  if (ALWAYS_VERSION.has(name)) return value.trim() !== "";
+  return VERSION.test(value.slice(0, SEARCHED_CHARS));
 }
 
 /** The version-disclosure row. */
@@ -71,7 +75,7 @@ export const versionDisclosureCheck = defineCheck({
       if (revealsVersion(name, value)) evidence.push(`${name}: ${value.slice(0, EVIDENCE_CHARS)}`);
     }
     for (const generator of ctx.metaNamed("generator")) {
-      if (VERSION.test(generator)) {
+      if (VERSION.test(generator.slice(0, SEARCHED_CHARS))) {
         evidence.push(`<meta name="generator" content="${generator.slice(0, EVIDENCE_CHARS)}">`);
       }
     }
