@@ -30,8 +30,9 @@ export interface SigningConfig {
   adminTokenHash: Uint8Array;
 }
 
-/** The shortest secrets accepted (bytes of UTF-8). */
+/** The shortest `OBJECT_SIGNING_KEY` accepted (bytes of UTF-8): HMAC-SHA256's output size. */
 export const MIN_SIGNING_KEY_BYTES = 32;
+/** The shortest `OBJECT_ADMIN_TOKEN` accepted (bytes of UTF-8). */
 export const MIN_ADMIN_TOKEN_BYTES = 16;
 
 /** The longest a link may live: 7 days, as S3's presigned URLs. */

@@ -105,8 +105,9 @@ export const BINARY_EXTENSIONS = new Set([
   "lockb",
 ]);
 
-/** Globs a caller may send in one list at most, and their length at most. */
+/** Globs a caller may send in one list at most. */
 export const MAX_GLOBS = 20;
+/** Characters of one glob at most. */
 export const MAX_GLOB_LENGTH = 200;
 
 /**
