@@ -25,6 +25,7 @@ import {
   replace,
   textContent,
 } from "./dom.ts";
+import { removeBoilerplate } from "./boilerplate.ts";
 import { cleanTitle } from "./title.ts";
 import { bodyOf, Deadline, DEFAULT_TREE_LIMITS, parseTree, type TreeLimits } from "./tree.ts";
 
@@ -208,6 +209,7 @@ export function extractArticle(
   prepare(body, deadline);
   const found: Found = { byline: null };
   const article = grabArticle(body, title ?? "", deadline, found) ?? body;
+  removeBoilerplate(article);
   return { title, article, byline: found.byline };
 }
 
