@@ -43,7 +43,7 @@ const TOP_CANDIDATES = 5;
 // Readability's patterns (Readability.js REGEXPS), kept as written there.
 const UNLIKELY =
   /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;
-const MAYBE_CANDIDATE = /and|article|body|column|content|main|shadow/i;
+const MAYBE_CANDIDATE = /and|article|body|column|content|main|shadow|story/i;
 const POSITIVE =
   /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
 const NEGATIVE =
