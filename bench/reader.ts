@@ -163,11 +163,11 @@ export async function labelledRows(): Promise<BenchRow[]> {
     "4-gram shingle scores averaged per page; baseline: Readability 0.6";
   const row = (key: keyof ExtractionScore): BenchRow => ({
     measure: `reader extraction ${key === "f1" ? "F1" : key} on labelled pages (vs Readability)`,
-    unit: "",
-    project: round3(ours[key]),
-    baseline: round3(theirs[key]),
+    unit: "%",
+    project: round(ours[key] * 100),
+    baseline: round(theirs[key] * 100),
     ratio: ours[key] / theirs[key],
-    target: `>= ${TARGET[key]}`,
+    target: `>= ${TARGET[key] * 100}%`,
     pass: ours[key] >= TARGET[key],
     note,
   });
@@ -179,9 +179,9 @@ export async function labelledRows(): Promise<BenchRow[]> {
     rows.push({
       measure: `reader extraction ${key === "f1" ? "F1" : key} on the ${held.length} held-out ` +
         "labelled pages (vs Readability)",
-      unit: "",
-      project: round3(heldOurs[key]),
-      baseline: round3(heldTheirs[key]),
+      unit: "%",
+      project: round(heldOurs[key] * 100),
+      baseline: round(heldTheirs[key] * 100),
       ratio: heldOurs[key] / heldTheirs[key],
       target: "reported",
       pass: true,
@@ -200,10 +200,6 @@ export async function labelledRows(): Promise<BenchRow[]> {
     note: "median of interleaved rounds, parse included; noisy on a loaded machine",
   });
   return rows;
-}
-
-function round3(n: number): number {
-  return Math.round(n * 1000) / 1000;
 }
 
 /** The score of one page. */
