@@ -121,12 +121,15 @@ export function removeBoilerplate(article: Element): void {
   const all = descendants(article);
   const size = new Map<Element, number>();
   const blockInside = new Set<Element>();
+  const withText = new Set<Element>(); // elements with a text child of their own
   for (let i = all.length - 1; i >= 0; i--) {
     const el = all[i];
     let n = 0;
     for (const c of el.children) {
-      if (isTextNode(c)) n += c.data.replace(/\s+/g, " ").length;
-      else if (isElement(c)) {
+      if (isTextNode(c)) {
+        n += c.data.replace(/\s+/g, " ").length;
+        if (c.data.trim() !== "") withText.add(el);
+      } else if (isElement(c)) {
         n += size.get(c) ?? 0;
         if (BLOCKS.has(c.name) || blockInside.has(c)) blockInside.add(el);
       }
@@ -136,6 +139,7 @@ export function removeBoilerplate(article: Element): void {
   let total = 0;
   for (const c of article.children) {
     total += isElement(c) ? size.get(c) ?? 0 : isTextNode(c) ? c.data.length : 0;
+    if (isTextNode(c) && c.data.trim() !== "") withText.add(article);
   }
   if (total === 0) return;
   // 1. By name (pre-order: a removed block's insides are not visited).
@@ -148,7 +152,7 @@ export function removeBoilerplate(article: Element): void {
     if (
       el.name === "figcaption" ||
       namesBoilerplate(el) && (size.get(el) ?? 0) < total * MAX_NAMED_SHARE &&
-        !inRunningText(el, blockInside)
+        !inRunningText(el, blockInside, withText)
     ) {
       removed.add(el);
     }
@@ -173,11 +177,13 @@ export function removeBoilerplate(article: Element): void {
  * An inline element with text beside it in the same parent (a "MIAMI —" dateline span that
  * opens the first paragraph): part of a sentence, not a block of its own.
  */
-function inRunningText(el: Element, blockInside: ReadonlySet<Element>): boolean {
+function inRunningText(
+  el: Element,
+  blockInside: ReadonlySet<Element>,
+  withText: ReadonlySet<Element>,
+): boolean {
   if (BLOCKS.has(el.name) || blockInside.has(el)) return false;
-  const parent = el.parent;
-  if (!parent) return false;
-  return parent.children.some((c) => c !== el && isTextNode(c) && c.data.trim() !== "");
+  return el.parent !== null && withText.has(el.parent as Element);
 }
 
 function namesBoilerplate(el: Element): boolean {
