@@ -6,6 +6,7 @@
  */
 import { NodeHtmlMarkdown } from "node-html-markdown";
 import { ApiError } from "../../shared/contract/errors.ts";
+import { documentBase } from "../../shared/net/html.ts";
 import type { FetchResult } from "../../shared/net/safe_fetch.ts";
 import { articleMeta, firstParagraph } from "./article_meta.ts";
 import { articleHtml, sanitize } from "./clean_html.ts";
@@ -63,11 +64,11 @@ export async function readArticle(
       `Cannot read ${page.contentType ?? "binary"} content: not HTML or text`,
     );
   }
-  const base = { url: requested, finalUrl: page.finalUrl, format };
+  const fields = { url: requested, finalUrl: page.finalUrl, format };
   if (kind === "text") {
     const text = plainText(page.text);
     return {
-      ...base,
+      ...fields,
       title: null,
       byline: null,
       siteName: null,
@@ -82,15 +83,17 @@ export async function readArticle(
     const deadline = new Deadline(DEFAULT_TREE_LIMITS.maxMs);
     const doc = await parseTree(page.text, DEFAULT_TREE_LIMITS, deadline);
     const meta = articleMeta(doc);
+    // Relative addresses resolve as the browser would: against <base href>, else the page.
+    const base = documentBase(doc, page.finalUrl);
     const { title, article, byline } = extractArticle(doc, deadline, page.finalUrl);
     const text = article ? blockText(article) : "";
     let content = text;
     if (article && format !== "text") {
-      const html = articleHtml(sanitize(article, page.finalUrl));
+      const html = articleHtml(sanitize(article, base));
       content = format === "html" ? html : markdown.translate(html).trim();
     }
     return {
-      ...base,
+      ...fields,
       title,
       byline: meta.byline ?? byline,
       siteName: meta.siteName,

@@ -17,6 +17,15 @@ const ROUTES: Record<string, FixtureRoute> = {
         headers: { "content-type": "text/html; charset=utf-8" },
       },
     ),
+  "/based": () =>
+    new Response(
+      `<html><head><title>Based</title><base href="https://cdn.example/assets/"></head><body>` +
+        `<article><p>${
+          "A paragraph long enough to be the article of this small page. ".repeat(12)
+        }` +
+        `<a href="guide.html">guide</a> <img src="pic.png" alt="pic"></p></article></body></html>`,
+      { headers: { "content-type": "text/html; charset=utf-8" } },
+    ),
   "/image": () =>
     new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0]), {
       headers: { "content-type": "image/png" },
@@ -173,6 +182,14 @@ Deno.test("read: real fixture pages (a blog and a WordPress post) give their art
       assert.ok(Math.abs(md - text) <= text * 0.2 + 5, `${path}: ${md} vs ${text}`);
       assert.ok(Math.abs(html - text) <= text * 0.2 + 5, `${path}: ${html} vs ${text}`);
     }
+  });
+});
+
+Deno.test("read: relative addresses resolve against <base href>, as a browser resolves them", async () => {
+  await withApp(async (app, url) => {
+    const body = await (await read(app, url("/based"))).json();
+    assert.match(body.content, /\[guide\]\(https:\/\/cdn\.example\/assets\/guide\.html\)/);
+    assert.match(body.content, /!\[pic\]\(https:\/\/cdn\.example\/assets\/pic\.png\)/);
   });
 });
 
