@@ -194,6 +194,12 @@ const CASES: EdgeCase[] = [
         assert.equal(res.headers.get("x-ai-model"), FAKE_MODEL);
         const sent = s.model.requests.slice(before).at(-1)?.body?.messages ?? [];
         assert.match(sent.map((m) => m.content).join("\n"), /sail/i);
+        // The reader route: Markdown from the bundle (node-html-markdown, dom-serializer).
+        const read = await fetch(`${p.origin}/read?url=${q(article)}`);
+        const page = await read.json();
+        assert.equal(read.status, 200, JSON.stringify(page));
+        assert.equal(page.format, "markdown");
+        assert.match(page.content, /\n## Building a sail\n/);
       });
     },
   },
