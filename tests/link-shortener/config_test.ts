@@ -81,3 +81,37 @@ Deno.test("bindingsFromEnv: a malformed value is a ConfigError naming it, before
 Deno.test("main.ts: a malformed value stops start-up with one line naming it", async () => {
   await assertConfigError("link-shortener", { CACHE_TTL_SECONDS: "forever" }, "CACHE_TTL_SECONDS ");
 });
+
+Deno.test("bindingsFromEnv: a deployment without DB_URL answers DATABASE_ERROR naming it and writes nothing", async () => {
+  const { createApp } = await import("../../functions/link-shortener/app.ts");
+  const dir = await Deno.makeTempDir();
+  try {
+    const b = bindingsFromEnv(new Env({ DATA_DIR: `${dir}/data` }, true));
+    const app = createApp(b, { log: () => {} });
+    const shorten = await app.request("/shorten", {
+      method: "POST",
+      body: JSON.stringify({ url: "https://example.com/" }),
+    });
+    assert.equal(shorten.status, 500);
+    const body = await shorten.json();
+    assert.equal(body.code, "DATABASE_ERROR");
+    assert.match(body.error, /set DB_URL/);
+    for (const path of ["/abcdef", "/abcdef/stats"]) {
+      const res = await app.request(path);
+      assert.equal(res.status, 500, path);
+      assert.match((await res.json()).error, /DB_URL/);
+    }
+    await b.close?.();
+    assert.deepEqual([...Deno.readDirSync(dir)], [], "nothing written");
+    // An explicit file: URL is the user's choice: it works in a deployment too.
+    const chosen = bindingsFromEnv(new Env({ DB_URL: `file:${dir}/mine.db` }, true));
+    const made = await createApp(chosen, { log: () => {} }).request("/shorten", {
+      method: "POST",
+      body: JSON.stringify({ url: "https://example.com/" }),
+    });
+    assert.equal(made.status, 201);
+    await chosen.close?.();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
