@@ -3,7 +3,7 @@ import { cacheFromEnv } from "../../shared/bindings/cache.ts";
 import type { Env } from "../../shared/contract/config.ts";
 import { dbFromEnv } from "../../shared/bindings/db.ts";
 import type { Bindings } from "./app.ts";
-import { DEFAULT_CACHE_TTL_SECONDS } from "./link.ts";
+import { DEFAULT_CACHE_TTL_SECONDS, LOCAL_TTL_MS } from "./link.ts";
 import { ClickCounter, DEFAULT_CLICK_FLUSH_MS } from "./clicks.ts";
 import { LINK_MIGRATIONS } from "./migrations.ts";
 
@@ -12,6 +12,12 @@ export const DEFAULT_PORT = 8007;
 
 /** File name of the default database under `DATA_DIR`. */
 export const DB_FILE = "links.db";
+
+/**
+ * Longest accepted `CACHE_LOCAL_TTL_MS`: a change made through one instance must reach every
+ * other within 5 s even without a shared cache.
+ */
+export const MAX_LOCAL_TTL_MS = LOCAL_TTL_MS;
 
 /** Longest accepted `CACHE_TTL_SECONDS` (30 days). */
 export const MAX_CACHE_TTL_SECONDS = 30 * 24 * 3600;
@@ -31,6 +37,7 @@ export function bindingsFromEnv(env: Env): Bindings {
     1,
     MAX_CACHE_TTL_SECONDS,
   );
+  const localCacheTtlMs = env.int("CACHE_LOCAL_TTL_MS", -1, 0, MAX_LOCAL_TTL_MS);
   const publicBaseUrl = env.url("PUBLIC_BASE_URL");
   const flushMs = env.int("CLICK_FLUSH_MS", DEFAULT_CLICK_FLUSH_MS, 100, 600_000);
   const rateLimit = env.int("SHORTEN_RATE_LIMIT", 0, 0, 1_000_000);
@@ -45,5 +52,15 @@ export function bindingsFromEnv(env: Env): Bindings {
       db.close();
     }
   };
-  return { DB: db, CACHE: cache, cacheTtlSeconds, publicBaseUrl, clicks, shortenRateLimit, close };
+  return {
+    DB: db,
+    CACHE: cache,
+    cacheTtlSeconds,
+    // Unset: the resolver's default for the cache it has (LOCAL_TTL_MS or LOCAL_TTL_WITH_SHARED_MS).
+    localCacheTtlMs: localCacheTtlMs < 0 ? undefined : localCacheTtlMs,
+    publicBaseUrl,
+    clicks,
+    shortenRateLimit,
+    close,
+  };
 }
