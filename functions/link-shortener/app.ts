@@ -5,6 +5,7 @@
  */
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import type { Redis } from "@upstash/redis";
 import {
   createExperimentApp,
   type ExperimentApp,
@@ -13,7 +14,7 @@ import {
 import type { Cache } from "../../shared/bindings/cache.ts";
 import type { Db } from "../../shared/bindings/db.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
-import { errorText, logEvent, stderrSink } from "../../shared/contract/log.ts";
+import { errorText, logEvent, type LogSink, stderrSink } from "../../shared/contract/log.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { readJsonBody } from "../../shared/contract/validation.ts";
 import { ClickCounter } from "./clicks.ts";
@@ -22,7 +23,7 @@ import { hotRedirect } from "./hot_path.ts";
 import { DEFAULT_CACHE_TTL_SECONDS, isExpired, type LinkRecord } from "./link.ts";
 import { bearerToken, MANAGE_TOKEN_MESSAGE, tokenMatches } from "./manage_token.ts";
 import { renderQr } from "./qr.ts";
-import { FixedWindowLimiter } from "./rate_limit.ts";
+import { FixedWindowLimiter, type Limiter, SharedWindowLimiter } from "./rate_limit.ts";
 import { LinkResolver } from "./resolve.ts";
 import {
   CodeParams,
@@ -58,6 +59,8 @@ export interface RateLimit {
   /** Requests per window and client address. */
   limit: number;
   windowSeconds: number;
+  /** Upstash's client: given, the limit is counted there, across instances (rate_limit.ts). */
+  redis?: () => Promise<Redis>;
 }
 
 /** What this experiment needs from its environment. */
@@ -203,6 +206,15 @@ const deleteRoute = createRoute({
   },
 });
 
+/** The limiter of `POST /shorten`: in Upstash when it is given, else in this process. */
+function limiterOf(limit: RateLimit | undefined, log: LogSink): Limiter | null {
+  if (!limit) return null;
+  const windowMs = limit.windowSeconds * 1000;
+  return limit.redis
+    ? new SharedWindowLimiter(limit.limit, windowMs, limit.redis, { log })
+    : new FixedWindowLimiter(limit.limit, windowMs);
+}
+
 /** The client address a request came from (the TCP peer), or "unknown" outside Deno.serve. */
 function clientAddress(c: Context): string {
   const info = c.env as { remoteAddr?: { hostname?: string } } | undefined;
@@ -229,8 +241,7 @@ export function createApp(
     if (method === "GET") clicks.record(code, referer);
   });
   const app = createExperimentApp(ROOT, { ...options, log, preRoute });
-  const limit = bindings.shortenRateLimit;
-  const limiter = limit ? new FixedWindowLimiter(limit.limit, limit.windowSeconds * 1000) : null;
+  const limiter = limiterOf(bindings.shortenRateLimit, log);
   const baseOf = (c: Context) => bindings.publicBaseUrl ?? new URL(c.req.url).origin;
 
   /** The link under `code` whose manage token the request carries; else 404 / 401. */
@@ -271,12 +282,12 @@ export function createApp(
   app.openAPIRegistry.registerPath(shortenRoute);
   app.openapi({ ...shortenRoute, request: {}, hide: true }, async (c) => {
     if (limiter) {
-      const verdict = limiter.take(clientAddress(c));
+      const verdict = await limiter.take(clientAddress(c));
       if (!verdict.allowed) {
         c.header("Retry-After", String(verdict.retryAfterSeconds));
         throw new ApiError(
           "INVALID_INPUT",
-          `Too many links: at most ${limiter.limit} per ${limit!.windowSeconds} s`,
+          `Too many links: at most ${limiter.limit} per ${limiter.windowMs / 1000} s`,
           429,
         );
       }

@@ -1,5 +1,5 @@
 /** The link-shortener's bindings from the environment (what main.ts serves). */
-import { cacheFromEnv } from "../../shared/bindings/cache.ts";
+import { BreakerCache, cacheFromEnv, UpstashCache } from "../../shared/bindings/cache.ts";
 import type { Env } from "../../shared/contract/config.ts";
 import { dbFromEnv } from "../../shared/bindings/db.ts";
 import type { Bindings } from "./app.ts";
@@ -42,7 +42,11 @@ export function bindingsFromEnv(env: Env): Bindings {
   const flushMs = env.int("CLICK_FLUSH_MS", DEFAULT_CLICK_FLUSH_MS, 100, 600_000);
   const rateLimit = env.int("SHORTEN_RATE_LIMIT", 0, 0, 1_000_000);
   const windowSeconds = env.int("SHORTEN_RATE_WINDOW_SECONDS", 60, 1, 86_400);
-  const shortenRateLimit = rateLimit > 0 ? { limit: rateLimit, windowSeconds } : undefined;
+  // With Upstash the limit is counted there, on the cache's client, so it holds across instances.
+  const redis = cache instanceof BreakerCache && cache.inner instanceof UpstashCache
+    ? cache.inner.redis
+    : undefined;
+  const shortenRateLimit = rateLimit > 0 ? { limit: rateLimit, windowSeconds, redis } : undefined;
   // Flushed every CLICK_FLUSH_MS once clicks come in, and by `close` on SIGTERM/SIGINT.
   const clicks = new ClickCounter(db, { flushMs, autoFlush: true });
   const close = async () => {

@@ -36,8 +36,11 @@ Deno.test("bindingsFromEnv: DB_URL, Upstash, CACHE_TTL_SECONDS and PUBLIC_BASE_U
         UPSTASH_REDIS_REST_TOKEN: "t",
         CACHE_TTL_SECONDS: "90",
         PUBLIC_BASE_URL: "https://go.example/",
+        SHORTEN_RATE_LIMIT: "5",
       }),
     );
+    assert.equal(typeof b.shortenRateLimit?.redis, "function", "counted in Upstash");
+    assert.equal(b.localCacheTtlMs, undefined, "the resolver's default for Upstash");
     await b.DB.client();
     b.DB.close();
     assert.ok((await Deno.stat(`${dir}/other.db`)).isFile);
