@@ -247,6 +247,32 @@ export function shellLine(args: string[], hidden: ReadonlySet<string> = new Set(
     .join(" ");
 }
 
+/** Runs `deno <args>` in `cwd` with no standard input; resolves with its exit code. */
+export async function spawnDeno(args: string[], cwd: string): Promise<number> {
+  const child = new Deno.Command(Deno.execPath(), { args, cwd, stdin: "null" }).spawn();
+  return (await child.status).code;
+}
+
+/**
+ * Runs `commands` in order, each in the staged folder `dir` (so the CLI finds, and writes, only
+ * its deno.json), printing each first with the `hidden` values masked. Stops at the first
+ * failure and resolves with its exit code (0 when all ran); a secret's removal that finds
+ * nothing (its first time) is not a failure.
+ */
+export async function runCommands(
+  commands: string[][],
+  dir: string,
+  hidden: ReadonlySet<string>,
+  run: (args: string[], cwd: string) => Promise<number> = spawnDeno,
+): Promise<number> {
+  for (const args of commands) {
+    console.log(shellLine(args, hidden));
+    const code = await run(args, dir);
+    if (code !== 0 && !(args[1] === "env" && args[2] === "delete")) return code;
+  }
+  return 0;
+}
+
 if (import.meta.main) {
   let options;
   let env: EnvPlan | undefined;
@@ -267,14 +293,14 @@ if (import.meta.main) {
   try {
     if (env) await Deno.writeTextFile(plainFile, plainEnvText(env));
     const hidden = new Set(Object.values(env?.secrets ?? {}));
-    for (const args of deployCommands(options, env, plainFile)) {
-      console.log(shellLine(args, hidden));
-      if (options.dryRun) continue;
-      const { code } = await new Deno.Command(Deno.execPath(), { args, cwd: dir, stdin: "null" })
-        .spawn().status;
-      // A secret's removal before it is added finds nothing the first time: not a failure.
-      if (code !== 0 && !(args[1] === "env" && args[2] === "delete")) Deno.exit(code);
-    }
+    const commands = deployCommands(options, env, plainFile);
+    const code = await runCommands(
+      commands,
+      dir,
+      hidden,
+      options.dryRun ? () => Promise.resolve(0) : spawnDeno,
+    );
+    if (code !== 0) Deno.exit(code);
   } finally {
     if (plainFile) await Deno.remove(plainFile).catch(() => {});
   }

@@ -6,6 +6,7 @@ import {
   envPlan,
   parseDeployArgs,
   plainEnvText,
+  runCommands,
   shellLine,
   STAGED_GITIGNORE,
   stageDir,
@@ -212,4 +213,29 @@ Deno.test("deploy: the staged .gitignore keeps every file in for Deno's gitignor
   } finally {
     await Deno.remove(repo, { recursive: true });
   }
+});
+
+Deno.test("deploy: every CLI command runs in the staged folder; a failure stops the rest", async () => {
+  const o = parseDeployArgs(["link-shortener", "--org", "acme", "--env-file", "x"], {});
+  const env = envPlan("DB_URL=libsql://x\nDB_AUTH_TOKEN=s3cret\n");
+  const commands = deployCommands(o, env, "/tmp/plain.env");
+  const ran: { args: string[]; cwd: string }[] = [];
+  const before = await Deno.readTextFile(new URL("deno.json", ROOT));
+  // The secret's removal fails (it did not exist yet): the run goes on.
+  const code = await runCommands(commands, o.dir, new Set(["s3cret"]), (args, cwd) => {
+    ran.push({ args, cwd });
+    return Promise.resolve(args[2] === "delete" ? 1 : 0);
+  });
+  assert.equal(code, 0);
+  assert.deepEqual(ran.map((r) => r.args), commands);
+  assert.ok(ran.every((r) => r.cwd === stageDir("link-shortener")), "in the staged folder");
+  assert.equal(await Deno.readTextFile(new URL("deno.json", ROOT)), before);
+  // Any other failure stops the run with its exit code.
+  const stopped: string[][] = [];
+  const failed = await runCommands(commands, o.dir, new Set(), (args) => {
+    stopped.push(args);
+    return Promise.resolve(args[2] === "load" ? 3 : 0);
+  });
+  assert.equal(failed, 3);
+  assert.equal(stopped.length, 1);
 });
