@@ -165,6 +165,12 @@ export async function openDb(config: DbConfig): Promise<Client> {
   return db;
 }
 
+/** Imports the client {@link openDb} will use (cached: openDb's own import is then instant). */
+async function loadClientModule(config: DbConfig): Promise<void> {
+  if (isRemoteUrl(config.url)) await import("@libsql/client/web");
+  else await import("@libsql/client/sqlite3");
+}
+
 /**
  * A libSQL database opened and migrated on first use. Concurrent first callers share one
  * attempt; a failed attempt (database down, file corrupt) is forgotten, so the next call
@@ -206,6 +212,9 @@ export class Db {
 
   async #open(): Promise<Client> {
     const owned = this.#client === undefined;
+    // Loading the client's code is not the database being slow (a cold instance on a busy
+    // machine can take seconds): it stays outside the deadline, as the cache's does.
+    if (owned) await loadClientModule(this.#config);
     // Migrations take a few round trips: give the whole opening a few call deadlines.
     const client = this.#client ??
       await withDeadline(openDb(this.#config), this.#timeoutMs, "libSQL open");
