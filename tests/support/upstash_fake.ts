@@ -2,11 +2,12 @@
  * A fake Upstash Redis REST API on 127.0.0.1, speaking the wire format the real
  * `@upstash/redis` client uses: `POST /` with one command as a JSON array, `POST /pipeline`
  * with an array of them, `Authorization: Bearer <token>`, `{result}` / `{error}` bodies, and
- * with `Upstash-Encoding: base64` every bulk string result base64-encoded (status replies
- * such as `OK` stay plain, as on the real service). Scripts run as on Redis (`EVAL`, `EVALSHA`,
- * `SCRIPT LOAD`/`EXISTS`/`FLUSH`): Lua on fengari (./lua_script.ts), cached by SHA-1, so
- * `@upstash/ratelimit`'s scripts run as written, `NOSCRIPT` fallback included. It records every request and command,
- * keeps its own clock (`advance`) for TTLs, and can be told to fail with 500 or to hang.
+ * with `Upstash-Encoding: base64` every bulk string result base64-encoded (a top-level status
+ * reply such as `OK` stays plain, as on the real service). Scripts run as on Redis (`EVAL`,
+ * `EVALSHA`, `SCRIPT LOAD`/`EXISTS`/`FLUSH`): Lua on fengari (./lua_script.ts), cached by
+ * SHA-1, so `@upstash/ratelimit`'s scripts run as written, `NOSCRIPT` fallback included. It
+ * records every request and command, keeps its own clock (`advance`) for TTLs, and can be
+ * told to fail with 500 or to hang.
  */
 
 import { createHash } from "node:crypto";
