@@ -10,8 +10,11 @@ import type { Db } from "../../shared/bindings/db.ts";
 import { errorText, logEvent, type LogSink } from "../../shared/contract/log.ts";
 import type { LinkStore, StoredClicks } from "./store.ts";
 
-/** Default flush interval (ms). */
-export const DEFAULT_CLICK_FLUSH_MS = 5_000;
+/**
+ * Default flush interval (ms): the most a crash (SIGKILL) can lose, and how long another
+ * instance's stats may lag behind.
+ */
+export const DEFAULT_CLICK_FLUSH_MS = 1_000;
 
 /** Days in `clicksByDay` (today included). */
 export const STATS_DAYS = 30;
@@ -141,11 +144,15 @@ export class ClickCounter {
     Deno.unrefTimer(this.#timer);
   }
 
-  /** Stops the timer and flushes what is left. */
+  /**
+   * Stops the timer and flushes what is left, again if clicks came in while the first flush
+   * was writing (requests still in flight at shutdown).
+   */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
     await this.flush();
+    if (this.#pending.size > 0) await this.flush();
   }
 
   /**
