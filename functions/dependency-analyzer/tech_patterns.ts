@@ -8,11 +8,86 @@
  * `{`, `,`, `0`, `2`, `5`) and after a backslash (`\*` becomes the literal text `{0,250}`);
  * here only real quantifiers are bounded. Its version resolution removes only the first
  * unmatched back reference; here all are.
+ *
+ * Patterns that could backtrack for long (scripts/tech_rules_redos.ts decides at build time)
+ * run on re2js, a linear-time engine in plain JavaScript: a few times slower per character
+ * than V8's, but never worse than linear in the text.
  */
+import { RE2JS } from "re2js";
+
+/** What the engine asks of a compiled pattern: V8's RegExp or the linear-time one. */
+export interface PatternRegex {
+  exec(text: string): RegExpExecArray | null;
+  test(text: string): boolean;
+}
+
+/**
+ * Rule patterns that could backtrack and use a look-ahead, which re2js lacks: each as a
+ * pattern and one whose match anywhere in the same text (a URL) rules it out.
+ * tests/dependency-analyzer/tech_patterns_test.ts checks that each still detects what the
+ * original did.
+ */
+export const REWRITES: Readonly<Record<string, { pattern: string; unless: string }>> = {
+  "^(?!.*player).*aniview\\.com/": { pattern: "aniview\\.com/", unless: "^.*player" },
+  "leaflet.{0,32}\\.js(?!.+shopify)": {
+    pattern: "leaflet.{0,32}\\.js",
+    unless: "leaflet.{0,32}\\.js.+shopify",
+  },
+  "(?:((?:\\d+\\.)+\\d+)\\/(?:dist\\/)?)?leaflet[\\w\\-\\.]{0,32}\\.js(?!.+shopify)": {
+    pattern: "(?:((?:\\d+\\.)+\\d+)\\/(?:dist\\/)?)?leaflet[\\w\\-\\.]{0,32}\\.js",
+    unless: "leaflet[\\w\\-\\.]{0,32}\\.js.+shopify",
+  },
+  "(?:(?:dist\\/)?)?leaflet[\\w\\-\\.]{0,32}\\.js(?:\\?v(?:er)?=((?:\\d+\\.)+\\d+))?(?!.+shopify)":
+    {
+      pattern: "leaflet[\\w\\-\\.]{0,32}\\.js(?:\\?v(?:er)?=((?:\\d+\\.)+\\d+))?",
+      unless: "leaflet[\\w\\-\\.]{0,32}\\.js.+shopify",
+    },
+  "/(\\d+\\.\\d+\\.\\d+)/jquery(?!\\.popupoverlay\\.js|(?:\\.[\\w-]*)*fancybox)[/.-][^u]": {
+    pattern: "/(\\d+\\.\\d+\\.\\d+)/jquery[/.-][^u]",
+    unless: "/\\d+\\.\\d+\\.\\d+/jquery(?:\\.popupoverlay\\.js|(?:\\.[\\w-]*)*fancybox)",
+  },
+  "^(?!.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$).*/woocommerce(?:\\.min)?\\.js(?:\\?ver=([0-9.]+))?":
+    {
+      pattern: "/woocommerce(?:\\.min)?\\.js(?:\\?ver=([0-9.]+))?",
+      unless: "^.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$",
+    },
+  "^(?!.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$).*woocommerce":
+    {
+      pattern: "woocommerce",
+      unless: "^.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$",
+    },
+};
+
+/** A pattern on re2js, answering as a RegExp does (`exec` with groups, `index`). */
+export class LinearRegex implements PatternRegex {
+  readonly #re: RE2JS;
+  readonly #unless: RE2JS | null;
+  /**
+   * `source` as written, or as rewritten (`REWRITES`); throws when re2js cannot compile it
+   * (back references, look-arounds).
+   */
+  constructor(source: string) {
+    const rewrite = REWRITES[source];
+    this.#re = RE2JS.compile(rewrite?.pattern ?? source, RE2JS.CASE_INSENSITIVE);
+    this.#unless = rewrite ? RE2JS.compile(rewrite.unless, RE2JS.CASE_INSENSITIVE) : null;
+  }
+
+  exec(text: string): RegExpExecArray | null {
+    const m = this.#re.matcher(text);
+    if (!m.find() || this.#unless?.matcher(text).find()) return null;
+    const groups: (string | undefined)[] = [];
+    for (let g = 0; g <= m.groupCount(); g++) groups.push(m.group(g) ?? undefined);
+    return Object.assign(groups, { index: m.start(0), input: text }) as RegExpExecArray;
+  }
+
+  test(text: string): boolean {
+    return this.exec(text) !== null;
+  }
+}
 
 /** A compiled pattern. */
 export class TechPattern {
-  #regex: RegExp | undefined;
+  #regex: PatternRegex | undefined;
   constructor(
     /** The pattern as written (without its `\;` attributes), for evidence. */
     readonly source: string,
@@ -25,14 +100,18 @@ export class TechPattern {
     readonly version: string,
     /** `\;confidence:`, default 100. */
     readonly confidence: number,
+    /** Runs on the linear-time engine (the build found that it could backtrack). */
+    readonly linear = false,
   ) {}
 
   /**
    * Built on first use and kept: most of the rule set's thousands of patterns never run on a
    * given page (their literal is not there), so they need no RegExp object.
    */
-  get regex(): RegExp {
-    return this.#regex ??= new RegExp(boundQuantifiers(this.source), "i");
+  get regex(): PatternRegex {
+    return this.#regex ??= this.linear
+      ? new LinearRegex(this.source)
+      : new RegExp(boundQuantifiers(this.source), "i");
   }
 }
 
