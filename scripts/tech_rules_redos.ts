@@ -4,7 +4,7 @@
  * linear-time engine (re2js) instead.
  *
  * A pattern is linear by construction, with no check, when it repeats at most one single
- * character, class or escape: the analyzer bounds every repetition to 250
+ * character, class or escape (a repeated last one does not count): the analyzer bounds every repetition to 250
  * (tech_patterns.ts `boundQuantifiers`), so a match attempt at one position takes at most a
  * few hundred steps. Any other pattern (two repetitions in a row, a repeated group, nested
  * ones) goes to `recheck`, and anything it does not call safe (polynomial, exponential, or not
@@ -41,8 +41,10 @@ const ATOM =
  */
 export function linearByConstruction(source: string): boolean {
   let repeats = 0;
-  for (const [, atom, quantifier] of source.matchAll(ATOM)) {
+  for (const { 0: whole, 1: atom, 2: quantifier, index } of source.matchAll(ATOM)) {
     if (!quantifier || quantifier === "?" || /^\{\d+\}$/.test(quantifier)) continue;
+    // The last atom (`wp-block-*`): nothing after it can fail, so it never backtracks.
+    if (atom !== ")" && /^\??$/.test(source.slice(index + whole.length))) continue;
     repeats++;
     if (atom === ")" || repeats > 1) return false;
   }

@@ -421,16 +421,23 @@ function metaMap(metas: Element[]): Map<string, string[]> {
     const key = (el.attribs.name || el.attribs.property)?.trim().toLowerCase();
     const content = el.attribs.content;
     if (!key || content === undefined) continue;
-    out.set(key, [...out.get(key) ?? [], content]);
+    append(out, key, content);
   }
   return out;
+}
+
+/** Adds `value` to `key`'s list in place (a copy per value is quadratic in repeated keys). */
+function append(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 /** Response headers, lowercased names → values (Set-Cookie goes to the cookies). */
 function headerMap(headers: Headers | undefined): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const [name, value] of headers ?? []) {
-    if (name !== "set-cookie") out.set(name, [...out.get(name) ?? [], value]);
+    if (name !== "set-cookie") append(out, name, value);
   }
   return out;
 }
@@ -447,7 +454,7 @@ function cookieMap(lines: readonly string[]): Map<string, string[]> {
     if (at <= 0) continue;
     let name = pair.slice(0, at).trim().toLowerCase();
     if (/^_ga_[a-z0-9]+$/.test(name)) name = "_ga_*";
-    out.set(name, [...out.get(name) ?? [], pair.slice(at + 1).trim()]);
+    append(out, name, pair.slice(at + 1).trim());
   }
   return out;
 }
