@@ -57,6 +57,12 @@ Deno.test("GET /:code/qr: bad options are 400 INVALID_INPUT; unknown 404; expire
     ["size=10", "size must be an integer from 64 to 2048"],
     ["size=5000", "size must be an integer from 64 to 2048"],
     ["size=abc", "size must be an integer from 64 to 2048"],
+    // Decimal digits only (Number() takes these three).
+    ["size=1e3", "size must be an integer from 64 to 2048"],
+    ["size=0x100", "size must be an integer from 64 to 2048"],
+    ["size=%20256", "size must be an integer from 64 to 2048"],
+    ["size=256.0", "size must be an integer from 64 to 2048"],
+    ["margin=1e1", "margin must be an integer from 0 to 16"],
     ["margin=-1", "margin must be an integer from 0 to 16"],
     ["ecc=X", "ecc must be L, M, Q or H"],
   ];
