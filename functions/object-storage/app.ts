@@ -31,6 +31,7 @@ import {
   readRoute,
   uploadRoute,
 } from "./routes.ts";
+import { undecodableParam } from "./raw_query.ts";
 import { ROOT } from "./root.ts";
 
 /** The root information document (root.ts: start-up serves it without this module). */
@@ -47,6 +48,15 @@ export type { Bindings };
  */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const app = createExperimentApp(ROOT, options);
+  // A key or prefix that does not decode is refused, not kept as written (see raw_query.ts).
+  app.use("*", async (c, next) => {
+    const name = undecodableParam(c.req.url, ["key", "prefix"]);
+    if (name !== null) {
+      const message = name === "key" ? OBJECT_MESSAGES.invalidKey : OBJECT_MESSAGES.invalidPrefix;
+      throw new ApiError("INVALID_INPUT", message);
+    }
+    await next();
+  });
   const bucketOf = (isPublic: string | undefined): ObjectBucket =>
     isPublic === "true" ? bindings.PUBLIC_BUCKET : bindings.BUCKET;
   const max = bindings.maxObjectBytes;
