@@ -177,10 +177,16 @@ export async function matchSignals(
     headers: page.headers,
     cookies: page.cookies,
   };
+  let runs = 0;
   for (const signal of Object.keys(keyed) as KeyedSignal[]) {
     for (const [key, values] of keyed[signal]) {
-      for (const pattern of rules.keyed[signal].get(key) ?? []) {
-        for (const value of values) {
+      const patterns = rules.keyed[signal].get(key);
+      if (!patterns) continue;
+      // A value repeated (150,000 × the same meta tag) is the same evidence: matched once.
+      const distinct = values.length > 1 ? [...new Set(values)] : values;
+      for (const pattern of patterns) {
+        for (const value of distinct) {
+          if ((++runs & 255) === 0) await yieldSoon();
           const m = pattern.regex.exec(value);
           if (m) add(pattern, `${signal}:${key}`, excerpt(value, MAX_EVIDENCE_CHARS), m);
         }

@@ -140,7 +140,7 @@ class LimitedHandler implements StreamHandler {
 
 // The shared cooperative yield lives in the contract layer (link-shortener's QR PNG uses it
 // without loading a parser); page routes import it from here as before.
-export { cooperative, pause } from "../contract/cooperative.ts";
+export { type Budget, cooperative, pause } from "../contract/cooperative.ts";
 
 /**
  * Parses HTML like `parseHtml` within `limits`, without building a tree: `handler` hears
