@@ -16,6 +16,7 @@ import type { Db } from "../../shared/bindings/db.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { errorText, logEvent, type LogSink, stderrSink } from "../../shared/contract/log.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
+import { requestOrigin } from "../../shared/contract/request_origin.ts";
 import { readJsonBody } from "../../shared/contract/validation.ts";
 import { ClickCounter } from "./clicks.ts";
 import { isCodeShaped } from "./codes.ts";
@@ -242,7 +243,11 @@ export function createApp(
   });
   const app = createExperimentApp(ROOT, { ...options, log, preRoute });
   const limiter = limiterOf(bindings.shortenRateLimit, log);
-  const baseOf = (c: Context) => bindings.publicBaseUrl ?? new URL(c.req.url).origin;
+  // The request's origin is checked even when a base URL is set: a malformed Host is refused.
+  const baseOf = (c: Context) => {
+    const origin = requestOrigin(c.req.raw);
+    return bindings.publicBaseUrl ?? origin;
+  };
 
   /** The link under `code` whose manage token the request carries; else 404 / 401. */
   const authorized = async (c: Context, code: string) => {
@@ -281,6 +286,7 @@ export function createApp(
   // mounted without the body.
   app.openAPIRegistry.registerPath(shortenRoute);
   app.openapi({ ...shortenRoute, request: {}, hide: true }, async (c) => {
+    const origin = requestOrigin(c.req.raw);
     if (limiter) {
       const verdict = await limiter.take(clientAddress(c));
       if (!verdict.allowed) {
@@ -293,7 +299,6 @@ export function createApp(
       }
     }
     const input = await readJsonBody(c, ShortenBody, MAX_BODY_BYTES);
-    const origin = new URL(c.req.url).origin;
     const base = baseOf(c);
     if (pointsAtSelf(input.url, [origin, base])) {
       throw new ApiError("INVALID_URL", SHORTEN_MESSAGES.selfLink);
@@ -330,9 +335,10 @@ export function createApp(
   });
 
   app.openapi(qrRoute, async (c) => {
+    const base = baseOf(c);
     const link = await findAny(c.req.valid("param").code);
     if (isExpired(link)) throw new ApiError("NOT_FOUND", LINK_EXPIRED);
-    const image = await renderQr(`${baseOf(c)}/${link.code}`, c.req.valid("query"));
+    const image = await renderQr(`${base}/${link.code}`, c.req.valid("query"));
     return c.body(image.body as string, 200, {
       "content-type": image.contentType,
       "cache-control": "public, max-age=86400",
@@ -342,10 +348,11 @@ export function createApp(
   app.openAPIRegistry.registerPath(patchRoute);
   app.openapi({ ...patchRoute, request: { params: CodeParams }, hide: true }, async (c) => {
     const { code } = c.req.valid("param");
+    const origin = requestOrigin(c.req.raw);
     const { link, manageHash } = await authorized(c, code);
     const input = await readJsonBody(c, PatchBody, MAX_BODY_BYTES);
     const url = input.url ?? link.url;
-    if (input.url !== undefined && pointsAtSelf(url, [new URL(c.req.url).origin, baseOf(c)])) {
+    if (input.url !== undefined && pointsAtSelf(url, [origin, baseOf(c)])) {
       throw new ApiError("INVALID_URL", SHORTEN_MESSAGES.selfLink);
     }
     const expiresAt = input.expiresAt === undefined ? link.expiresAt : input.expiresAt;
