@@ -19,14 +19,21 @@ class Rows {
   gate: Promise<void> | null = null;
 
   store(): LinkStore {
+    const findByCode = async (code: string): Promise<LinkRecord | null> => {
+      this.reads++;
+      const url = this.rows.get(code); // read now, answered after the gate: an old row
+      if (this.gate) await this.gate;
+      return url === undefined
+        ? null
+        : { code, url, createdAt: "2026-01-01T00:00:00.000Z", expiresAt: null };
+    };
+    // The lookup reads the link with its options (a gated one is never cached): none here.
+    const options = { passwordProtected: false, maxClicks: null, clicksUsed: 0, utm: null };
     return {
-      findByCode: async (code: string): Promise<LinkRecord | null> => {
-        this.reads++;
-        const url = this.rows.get(code); // read now, answered after the gate: an old row
-        if (this.gate) await this.gate;
-        return url === undefined
-          ? null
-          : { code, url, createdAt: "2026-01-01T00:00:00.000Z", expiresAt: null };
+      findByCode,
+      findManaged: async (code: string) => {
+        const link = await findByCode(code);
+        return link === null ? null : { link, manageHash: null, options };
       },
     } as unknown as LinkStore;
   }
