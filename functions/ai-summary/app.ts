@@ -46,6 +46,7 @@ const SummarySchema = z.object({
 
 const summaryRoute = createRoute({
   method: "get",
+  operationId: "summarizePage",
   path: "/summary",
   summary: "Summarise a web page",
   description: "Fetches the page, extracts its title and readable text (at most 6000 characters " +

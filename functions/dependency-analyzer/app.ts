@@ -30,6 +30,7 @@ export interface Bindings {
 /** `GET /analyze`: the route declaration (request and response schemas). */
 export const analyzeRoute = createRoute({
   method: "get",
+  operationId: "analyzePage",
   path: "/analyze",
   summary: "What a page (or a package manifest) depends on",
   description:

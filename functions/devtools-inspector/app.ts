@@ -27,6 +27,7 @@ export interface Bindings {
 /** `GET /inspect`: the route declaration (request and response schemas). */
 export const inspectRoute = createRoute({
   method: "get",
+  operationId: "inspectSite",
   path: "/inspect",
   summary: "What the network tab and a security-header audit would show for a URL",
   description: "Fetches the URL (following redirects by hand) and reports each redirect hop, " +

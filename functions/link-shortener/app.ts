@@ -84,8 +84,12 @@ export interface Bindings {
 /** The app, with its click counter (the bindings' `close` flushes it at shutdown). */
 export type LinkShortenerApp = ExperimentApp & { clicks: ClickCounter };
 
+/** The security scheme of the routes that need the link's manage token. */
+const MANAGE_TOKEN_SCHEME = "manageToken";
+
 const shortenRoute = createRoute({
   method: "post",
+  operationId: "shortenLink",
   path: "/shorten",
   summary: "Shorten a URL",
   description: "Stores `url` under a custom `code` or a random 7-character base62 one, and " +
@@ -107,6 +111,7 @@ const shortenRoute = createRoute({
 
 const redirectRoute = createRoute({
   method: "get",
+  operationId: "resolveLink",
   path: "/{code}",
   summary: "Follow a short link",
   description: "302 to the stored URL: looked up in the cache first, then in libSQL " +
@@ -124,6 +129,7 @@ const redirectRoute = createRoute({
 
 const infoRoute = createRoute({
   method: "get",
+  operationId: "getLinkInfo",
   path: "/{code}/info",
   summary: "Describe a short link, with its click statistics",
   description: "Expired links are described too (`expired: true`): they keep their stats.",
@@ -136,6 +142,7 @@ const infoRoute = createRoute({
 
 const statsRoute = createRoute({
   method: "get",
+  operationId: "getLinkStats",
   path: "/{code}/stats",
   summary: "Click statistics of a short link",
   request: { params: CodeParams },
@@ -147,6 +154,7 @@ const statsRoute = createRoute({
 
 const qrRoute = createRoute({
   method: "get",
+  operationId: "getLinkQrCode",
   path: "/{code}/qr",
   summary: "QR code of the short URL",
   request: { params: CodeParams, query: QrQuery },
@@ -164,10 +172,12 @@ const qrRoute = createRoute({
 
 const patchRoute = createRoute({
   method: "patch",
+  operationId: "updateLink",
   path: "/{code}",
   summary: "Change a link's target and/or expiry",
   description: "Needs `Authorization: Bearer <manageToken>`. The cache entry is removed " +
     "before the answer, so no later redirect serves the old target.",
+  security: [{ [MANAGE_TOKEN_SCHEME]: [] }],
   request: {
     params: CodeParams,
     body: { required: true, content: { "application/json": { schema: PatchBody } } },
@@ -188,9 +198,11 @@ const patchRoute = createRoute({
 
 const deleteRoute = createRoute({
   method: "delete",
+  operationId: "deleteLink",
   path: "/{code}",
   summary: "Delete a link and its statistics",
   description: "Needs `Authorization: Bearer <manageToken>`. The code is free again afterwards.",
+  security: [{ [MANAGE_TOKEN_SCHEME]: [] }],
   request: { params: CodeParams },
   responses: {
     204: { description: "Deleted" },
@@ -320,6 +332,11 @@ export function createApp(
     });
   });
 
+  app.openAPIRegistry.registerComponent("securitySchemes", MANAGE_TOKEN_SCHEME, {
+    type: "http",
+    scheme: "bearer",
+    description: "The link's `manageToken`, returned once by `POST /shorten`",
+  });
   app.openAPIRegistry.registerPath(patchRoute);
   app.openapi({ ...patchRoute, request: { params: CodeParams }, hide: true }, async (c) => {
     const { code } = c.req.valid("param");

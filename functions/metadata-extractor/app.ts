@@ -29,6 +29,7 @@ export interface Bindings {
 
 const metadataRoute = createRoute({
   method: "get",
+  operationId: "extractMetadata",
   path: "/metadata",
   summary: "Extract link-preview metadata from a web page",
   description: "Fetches the page and returns its normalised metadata (each field from the first " +

@@ -129,6 +129,7 @@ const BINARY = { "*/*": { schema: z.string().openapi({ format: "binary" }) } };
 /** `PUT /object`. */
 export const uploadRoute = createRoute({
   method: "put",
+  operationId: "putObject",
   path: "/object",
   summary: "Upload an object",
   description: "Streams the raw request body into the private bucket, or the public one with " +
@@ -163,6 +164,7 @@ const READ_HEADERS = {
 /** `GET /object` (HEAD is answered by the same handler, without the body). */
 export const readRoute = createRoute({
   method: "get",
+  operationId: "getObject",
   path: "/object",
   summary: "Read an object",
   description:
@@ -181,6 +183,7 @@ export const readRoute = createRoute({
 /** `HEAD /object`, for the document only (Hono answers HEAD with the GET handler). */
 export const headRoute = createRoute({
   method: "head",
+  operationId: "headObject",
   path: "/object",
   summary: "Describe an object",
   request: { query: ObjectQuery },
@@ -194,6 +197,7 @@ export const headRoute = createRoute({
 /** `DELETE /object`. */
 export const deleteRoute = createRoute({
   method: "delete",
+  operationId: "deleteObject",
   path: "/object",
   summary: "Delete an object",
   request: { query: ObjectQuery },
@@ -206,6 +210,7 @@ export const deleteRoute = createRoute({
 /** `GET /objects`. */
 export const listRoute = createRoute({
   method: "get",
+  operationId: "listObjects",
   path: "/objects",
   summary: "List objects",
   description: "Objects in key order (UTF-8 bytes), a page at a time.",
@@ -219,6 +224,7 @@ export const listRoute = createRoute({
 /** `GET /public/{key}`: the public bucket's direct URL (served, or redirected to the store). */
 export const publicRoute = createRoute({
   method: "get",
+  operationId: "getPublicObject",
   // `{key{.+}}` becomes Hono's `:key{.+}`, which spans `/`.
   path: "/public/{key{.+}}",
   summary: "Read a public object by its direct URL",

@@ -99,6 +99,7 @@ const ExplainSchema = z.object({
 
 const explainRoute = createRoute({
   method: "get",
+  operationId: "explainRepository",
   path: "/explain",
   summary: "Explain a GitHub repository",
   description: "Reads the repository's metadata, README, top-level files and main manifest " +

@@ -48,6 +48,7 @@ export const CACHE_HEADER = "X-Screenshot-Cache";
 
 const screenshotRoute = createRoute({
   method: "get",
+  operationId: "capturePage",
   path: "/screenshot",
   summary: "Screenshot a web page",
   description: "Loads the page in a fresh incognito browser context (default viewport " +

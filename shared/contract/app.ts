@@ -8,7 +8,7 @@ import { notFound, onError } from "./errors.ts";
 import { jsonCharset, openCors, requestLog, type SharedVariables } from "./middleware.ts";
 import type { LogSink } from "./log.ts";
 import { validationHook } from "./validation.ts";
-import { ErrorBodySchema, jsonContent, openapiPaths } from "./openapi.ts";
+import { ErrorBodySchema, jsonContent, openapiPaths, publicByDefault } from "./openapi.ts";
 import { addDocs } from "./docs.ts";
 
 /** The root information document of the contract. */
@@ -65,6 +65,7 @@ export function createExperimentApp(
   app.openapi(
     createRoute({
       method: "get",
+      operationId: "getServiceInfo",
       path: "/",
       summary: "Root information document",
       responses: { 200: jsonContent(RootInfoSchema, "What this experiment is and how to call it") },
@@ -74,7 +75,12 @@ export function createExperimentApp(
   app.openAPIRegistry.register("ErrorBody", ErrorBodySchema);
   const docConfig = {
     openapi: "3.1.0",
-    info: { title: info.name, version: "1.0.0", description: info.description + APP_WIDE_ERRORS },
+    info: {
+      title: info.name,
+      version: "1.0.0",
+      description: info.description + APP_WIDE_ERRORS,
+      license: { name: "GPL-3.0-or-later", identifier: "GPL-3.0-or-later" },
+    },
     // Relative: the server is wherever this document was fetched from (local, edge, behind a proxy).
     servers: [{ url: "/" }],
   };
@@ -83,7 +89,7 @@ export function createExperimentApp(
   // Built on the first request (every route is declared by then) and kept: it cannot change.
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   app.get("/openapi.json", (c) => {
-    document ??= openapiPaths(app.getOpenAPI31Document(docConfig));
+    document ??= publicByDefault(openapiPaths(app.getOpenAPI31Document(docConfig)));
     return c.json(document);
   });
   addDocs(app, info.name);

@@ -48,3 +48,25 @@ export function openapiPaths<T extends { paths?: Record<string, object> }>(doc: 
   }
   return { ...doc, paths };
 }
+
+const OPERATION_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * The document with `security: []` on every operation that declares no security: such a route
+ * is public, and saying so lets tools (Redocly's `security-defined`, generated clients, the
+ * try-it of `/docs`) tell it from one whose requirement was forgotten. A route that needs a
+ * token declares `security` in its `createRoute` and its scheme in the registry.
+ */
+export function publicByDefault<T extends { paths?: Record<string, object> }>(doc: T): T {
+  if (!doc.paths) return doc;
+  const paths: Record<string, object> = {};
+  for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, unknown>][]) {
+    const out: Record<string, unknown> = { ...item };
+    for (const method of OPERATION_METHODS) {
+      const op = item[method] as { security?: unknown } | undefined;
+      if (op && op.security === undefined) out[method] = { ...op, security: [] };
+    }
+    paths[path] = out;
+  }
+  return { ...doc, paths };
+}
