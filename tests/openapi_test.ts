@@ -125,13 +125,18 @@ function operations(doc: Json): Operation[] {
 /**
  * What is left out of the comparison with the route table, explicitly:
  * - entries of method `ALL`: Hono's route table lists middleware (`app.use`) that way;
- * - the documentation endpoints themselves (the document does not describe itself).
+ * - the documentation endpoints themselves (the document does not describe itself), and the
+ *   MCP endpoint (shared/contract/mcp.ts).
  */
 const DOC_ENDPOINTS = [
   "GET /openapi.json",
   "GET /docs",
   "GET /docs/scalar.js",
   "GET /docs/favicon.svg",
+  // The MCP endpoint speaks JSON-RPC, not REST: its tools are the documented routes.
+  "POST /mcp",
+  "GET /mcp",
+  "DELETE /mcp",
 ];
 
 /** Hono's `/:code`, `/:key{.+}` and `/:id?` as OpenAPI's `/{code}`, `/{key}`, `/{id}`. */

@@ -6,6 +6,7 @@ import {
   type ExperimentOptions,
 } from "../../shared/contract/app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
+import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
@@ -44,6 +45,18 @@ export const analyzeRoute = createRoute({
   },
 });
 
+/** The MCP tools of `POST /mcp`, one per route (shared/contract/mcp.ts). */
+export const MCP_TOOLS: McpTool[] = [{
+  name: "analyze_page",
+  operationId: "analyzePage",
+  description: "Fetch a public web page and list what it depends on: scripts, stylesheets, " +
+    "resource hints, iframes, import-map entries, third-party hosts, and the libraries and " +
+    "frameworks detected (name, version, evidence). Given the URL of a package.json, deno.json " +
+    "or import map, list its declared dependencies instead. Use it to find out what a site or " +
+    "project is built with. Takes an absolute http(s) URL; private and loopback addresses are " +
+    "refused.",
+}];
+
 /** Creates the app over its bindings (pure: tests call `app.request()`, and may mute the log). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const app = createExperimentApp(ROOT, options);
@@ -52,5 +65,6 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     const { analyzeUrl } = await loadAnalyzer();
     return c.json(await analyzeUrl(url, bindings.fetchPolicy), 200);
   });
+  addMcp(app, ROOT, MCP_TOOLS);
   return app;
 }

@@ -38,6 +38,23 @@ export const APP_WIDE_ERRORS = "\n\nEvery error is JSON `{error, code}` (see Err
   "the errors each route lists, any request may fail with 500 `INTERNAL_ERROR` (an unexpected " +
   "failure; `error` carries its message), and an unknown path is 404 `NOT_FOUND`.";
 
+/** An app's OpenAPI document, as `GET /openapi.json` serves it. */
+// deno-lint-ignore no-explicit-any
+export type OpenApiDocument = Record<string, any>;
+
+/** The document of each app the shell built (see {@link openapiDocument}). */
+const documents = new WeakMap<object, () => OpenApiDocument>();
+
+/**
+ * The OpenAPI document `app` serves at `/openapi.json`, without a request: the MCP endpoint
+ * derives its tools from it (shared/contract/mcp.ts).
+ */
+export function openapiDocument(app: ExperimentApp): OpenApiDocument {
+  const build = documents.get(app);
+  if (!build) throw new Error("not an app of createExperimentApp");
+  return build();
+}
+
 /** Options of the app shell. */
 export interface ExperimentOptions {
   /** Where the log lines go (default stderr). */
@@ -87,11 +104,11 @@ export function createExperimentApp(
   // Not `app.doc31`: its failures would be a bare 500 outside the error contract, and the
   // regex-constrained path parameters must be plain OpenAPI templates.
   // Built on the first request (every route is declared by then) and kept: it cannot change.
-  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
-  app.get("/openapi.json", (c) => {
+  let document: OpenApiDocument | undefined;
+  const build = () =>
     document ??= publicByDefault(openapiPaths(app.getOpenAPI31Document(docConfig)));
-    return c.json(document);
-  });
+  documents.set(app, build);
+  app.get("/openapi.json", (c) => c.json(build()));
   addDocs(app, info.name);
   const { preRoute } = options;
   if (preRoute) {
