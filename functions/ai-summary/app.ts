@@ -13,6 +13,7 @@ import {
 } from "../../shared/contract/app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
+import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { MODEL_HEADER } from "../../shared/contract/middleware.ts";
 import { type FetchPolicy, safeFetch } from "../../shared/net/safe_fetch.ts";
@@ -58,6 +59,19 @@ const summaryRoute = createRoute({
   },
 });
 
+/** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
+export const MCP_TOOLS: McpTool[] = [
+  {
+    name: "summarize_page",
+    operationId: "summarizePage",
+    description: "Fetch a public web page, extract its readable text and return its title and a " +
+      "short summary written by the configured language model (an extractive summary " +
+      "when no model is configured). Use it to learn what a page says without reading " +
+      "it all. Takes an absolute http(s) URL; private and loopback addresses are " +
+      "refused.",
+  },
+];
+
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const app = createExperimentApp(ROOT, options);
@@ -78,5 +92,6 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     c.header(MODEL_HEADER, model);
     return c.json({ title, summary }, 200);
   });
+  addMcp(app, ROOT, MCP_TOOLS);
   return app;
 }

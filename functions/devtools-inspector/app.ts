@@ -6,6 +6,7 @@ import {
   type ExperimentOptions,
 } from "../../shared/contract/app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
+import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
@@ -42,6 +43,21 @@ export const inspectRoute = createRoute({
   },
 });
 
+/** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
+export const MCP_TOOLS: McpTool[] = [
+  {
+    name: "inspect_site",
+    operationId: "inspectSite",
+    description:
+      "Fetch a public URL as a browser's network tab would and audit it: each redirect " +
+      "hop, phase timings, HTTP version, response headers, cookies (names and flags, " +
+      "never values), caching with a verdict, compression, a security-header audit " +
+      "scored like the MDN HTTP Observatory (checks, score, grade) and statistics of " +
+      "the HTML page. Use it to check a site's security headers, caching or redirects. " +
+      "Takes an absolute http(s) URL; private and loopback addresses are refused.",
+  },
+];
+
 /** Creates the app over its bindings (pure: tests call `app.request()`, and may mute the log). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const app = createExperimentApp(ROOT, options);
@@ -50,5 +66,6 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     const { inspectUrl } = await loadInspector();
     return c.json(await inspectUrl(url, bindings.fetchPolicy), 200);
   });
+  addMcp(app, ROOT, MCP_TOOLS);
   return app;
 }

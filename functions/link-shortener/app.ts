@@ -14,6 +14,7 @@ import type { Cache } from "../../shared/bindings/cache.ts";
 import type { Db } from "../../shared/bindings/db.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { errorText, logEvent, stderrSink } from "../../shared/contract/log.ts";
+import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { readJsonBody } from "../../shared/contract/validation.ts";
 import { ClickCounter } from "./clicks.ts";
@@ -216,6 +217,33 @@ function clientAddress(c: Context): string {
   return info?.remoteAddr?.hostname ?? "unknown";
 }
 
+/** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
+export const MCP_TOOLS: McpTool[] = [
+  {
+    name: "shorten_link",
+    operationId: "shortenLink",
+    description: "Create a short link to an http(s) URL, under a random 7-character code or a " +
+      "custom `code` (3-64 letters, digits, - or _), optionally expiring at `expiresAt` " +
+      "(ISO 8601). Returns the `shortUrl`, the `code` and the `manageToken` that alone " +
+      "can later change or delete the link: it is shown only once, keep it.",
+  },
+  {
+    name: "get_link_info",
+    operationId: "getLinkInfo",
+    description:
+      "Describe a short link by its code: the target URL, when it was created, when it " +
+      "expires, whether it has expired, and its click statistics. Use it to see where a " +
+      "short link goes without following it.",
+  },
+  {
+    name: "get_link_stats",
+    operationId: "getLinkStats",
+    description:
+      "Click statistics of a short link by its code: total clicks, clicks per day over " +
+      "the last 30 days, the last click's time and the top referring hosts.",
+  },
+];
+
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(
   bindings: Bindings,
@@ -365,5 +393,6 @@ export function createApp(
     return c.body(null, 204);
   });
 
+  addMcp(app, ROOT, MCP_TOOLS);
   return Object.assign(app, { clicks });
 }

@@ -13,6 +13,7 @@ import {
 } from "../../shared/contract/app.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
+import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { MODEL_HEADER } from "../../shared/contract/middleware.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
@@ -122,6 +123,19 @@ const explainRoute = createRoute({
   },
 });
 
+/** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
+export const MCP_TOOLS: McpTool[] = [
+  {
+    name: "explain_repository",
+    operationId: "explainRepository",
+    description: "Explain a public GitHub repository: read its metadata, README, top-level files " +
+      "and manifests through the GitHub API and return the facts (description, primary " +
+      "language, stars, topics, licence, default branch, files), a digest (stack, entry " +
+      "points, run commands) and a summary of what the project is and how to start with " +
+      "it. Takes the repository's URL, e.g. https://github.com/owner/repo.",
+  },
+];
+
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const app = createExperimentApp(ROOT, options);
@@ -152,5 +166,6 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     c.header(MODEL_HEADER, model);
     return c.json({ ...facts, summary, digest }, 200);
   });
+  addMcp(app, ROOT, MCP_TOOLS);
   return app;
 }
