@@ -334,7 +334,7 @@ async function redoclyLint(
 }
 
 /**
- * Warnings of the recommended ruleset that stay, each reviewed (README "OpenAPI"): `rule pointer`
+ * Warnings of the recommended ruleset that stay, each reviewed (ARCHITECTURE.md "OpenAPI and MCP"): `rule pointer`
  * and why.
  */
 const REVIEWED_WARNINGS: Record<string, string> = {
