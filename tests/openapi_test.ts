@@ -334,8 +334,8 @@ async function redoclyLint(
 }
 
 /**
- * Warnings of the recommended ruleset that stay, each reviewed (ARCHITECTURE.md "OpenAPI and MCP"): `rule pointer`
- * and why.
+ * Warnings of the recommended ruleset that stay, each reviewed (ARCHITECTURE.md "OpenAPI and
+ * MCP"): `rule pointer` and why.
  */
 const REVIEWED_WARNINGS: Record<string, string> = {
   // The root document takes no input: nothing it could refuse with a 4xx.
@@ -372,6 +372,30 @@ for (const slug of Object.keys(EXPERIMENTS)) {
             const declared = doc.components?.securitySchemes?.[scheme];
             assert.deepEqual([declared?.type, declared?.scheme], ["http", "bearer"], scheme);
           }
+        }
+      }
+    }));
+}
+
+for (const slug of Object.keys(EXPERIMENTS)) {
+  Deno.test(`${slug}: every operation shows an example request and an example answer`, () =>
+    withApp(slug, async (app) => {
+      const doc = await openapiDoc(app);
+      for (const { method, path, op } of operations(doc)) {
+        const label = `${method} ${path}`;
+        // The example request: each required parameter's example (optional ones may go without).
+        for (const param of op.parameters ?? []) {
+          const example = param.example ?? param.schema?.example;
+          if (param.required) {
+            assert.ok(example !== undefined, `${label}: example of ${param.name}`);
+          }
+        }
+        for (const [type, media] of Object.entries<Json>(op.requestBody?.content ?? {})) {
+          if (type === "application/json") assert.ok("example" in media, `${label}: request`);
+        }
+        for (const [status, response] of Object.entries<Json>(op.responses)) {
+          const json = response.content?.["application/json"];
+          if (status.startsWith("2") && json) assert.ok("example" in json, `${label}: ${status}`);
         }
       }
     }));

@@ -19,6 +19,7 @@ import { MODEL_HEADER } from "../../shared/contract/middleware.ts";
 import { type FetchPolicy, safeFetch } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
 import { summaryMessages } from "./prompt.ts";
+import { SUMMARY_EXAMPLE } from "./openapi_example.ts";
 import { ROOT } from "./root.ts";
 
 /**
@@ -54,7 +55,7 @@ const summaryRoute = createRoute({
     "go to the model) and returns the model's summary. Header `X-AI-Model` names the model.",
   request: { query: UrlQuery },
   responses: {
-    200: jsonContent(SummarySchema, "The page title and its summary"),
+    200: jsonContent(SummarySchema, "The page title and its summary", SUMMARY_EXAMPLE),
     ...errorResponses("INVALID_URL", "FETCH_OR_AI_ERROR"),
   },
 });

@@ -11,6 +11,7 @@ import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
 import { AnalyzeResultSchema } from "./schema.ts";
+import { ANALYZE_EXAMPLE } from "./openapi_example.ts";
 import { ROOT } from "./root.ts";
 
 /**
@@ -40,7 +41,11 @@ export const analyzeRoute = createRoute({
     'deno.json or import map, its declared dependencies (`kind: "manifest"`).',
   request: { query: UrlQuery },
   responses: {
-    200: jsonContent(AnalyzeResultSchema, "The analysis; `status` is the upstream status"),
+    200: jsonContent(
+      AnalyzeResultSchema,
+      "The analysis; `status` is the upstream status",
+      ANALYZE_EXAMPLE,
+    ),
     ...errorResponses("INVALID_URL", "FETCH_ERROR", "PARSE_ERROR"),
   },
 });

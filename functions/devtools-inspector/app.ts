@@ -11,6 +11,7 @@ import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
 import { InspectResultSchema } from "./schema.ts";
+import { INSPECT_EXAMPLE } from "./openapi_example.ts";
 import { ROOT } from "./root.ts";
 
 /** The inspector (HTML parser, security table), loaded by the first `/inspect`. */
@@ -38,7 +39,11 @@ export const inspectRoute = createRoute({
     "a 200 answer whose `status` says so; a body that is not HTML has `page: null`.",
   request: { query: UrlQuery },
   responses: {
-    200: jsonContent(InspectResultSchema, "The inspection; `status` is the upstream status"),
+    200: jsonContent(
+      InspectResultSchema,
+      "The inspection; `status` is the upstream status",
+      INSPECT_EXAMPLE,
+    ),
     ...errorResponses("INVALID_URL", "FETCH_ERROR", "PARSE_ERROR"),
   },
 });

@@ -15,7 +15,7 @@ import type { Db } from "../../shared/bindings/db.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { errorText, logEvent, stderrSink } from "../../shared/contract/log.ts";
 import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
-import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
+import { errorResponses, jsonBody, jsonContent } from "../../shared/contract/openapi.ts";
 import { readJsonBody } from "../../shared/contract/validation.ts";
 import { ClickCounter } from "./clicks.ts";
 import { isCodeShaped } from "./codes.ts";
@@ -88,6 +88,22 @@ export type LinkShortenerApp = ExperimentApp & { clicks: ClickCounter };
 /** The security scheme of the routes that need the link's manage token. */
 const MANAGE_TOKEN_SCHEME = "manageToken";
 
+/** The link of the examples in `/openapi.json`. */
+const EXAMPLE_LINK = {
+  code: "launch-2030",
+  url: "https://example.com/a/long/path",
+  createdAt: "2026-01-01T12:00:00.000Z",
+  expiresAt: "2030-01-01T00:00:00.000Z",
+};
+
+/** Its statistics, in the examples (two days of the 30 shown). */
+const EXAMPLE_STATS = {
+  totalClicks: 3,
+  lastClickAt: "2026-01-02T10:00:00.000Z",
+  clicksByDay: [{ date: "2026-01-01", clicks: 1 }, { date: "2026-01-02", clicks: 2 }],
+  topReferrers: [{ host: "news.example.com", clicks: 2 }],
+};
+
 const shortenRoute = createRoute({
   method: "post",
   operationId: "shortenLink",
@@ -96,10 +112,18 @@ const shortenRoute = createRoute({
   description: "Stores `url` under a custom `code` or a random 7-character base62 one, and " +
     "returns the link with its `manageToken` (shown once). Bodies over 8 KiB are refused (413).",
   request: {
-    body: { required: true, content: { "application/json": { schema: ShortenBody } } },
+    body: jsonBody(ShortenBody, {
+      url: "https://example.com/a/long/path",
+      code: "launch-2030",
+      expiresAt: "2030-01-01T00:00:00Z",
+    }),
   },
   responses: {
-    201: jsonContent(ShortenResult, "The link was created"),
+    201: jsonContent(ShortenResult, "The link was created", {
+      ...EXAMPLE_LINK,
+      shortUrl: "https://sho.rt/launch-2030",
+      manageToken: "q2V0c2VjcmV0LXRva2VuLWV4YW1wbGUtMzItYnl0ZXMh",
+    }),
     ...errorResponses(
       "INVALID_INPUT",
       "INVALID_URL",
@@ -136,7 +160,11 @@ const infoRoute = createRoute({
   description: "Expired links are described too (`expired: true`): they keep their stats.",
   request: { params: CodeParams },
   responses: {
-    200: jsonContent(InfoResult, "The link record and its statistics"),
+    200: jsonContent(InfoResult, "The link record and its statistics", {
+      ...EXAMPLE_LINK,
+      expired: false,
+      ...EXAMPLE_STATS,
+    }),
     ...errorResponses("NOT_FOUND", "DATABASE_ERROR"),
   },
 });
@@ -148,7 +176,11 @@ const statsRoute = createRoute({
   summary: "Click statistics of a short link",
   request: { params: CodeParams },
   responses: {
-    200: jsonContent(StatsResult, "Total, per day for 30 days, last click, top referrer hosts"),
+    200: jsonContent(
+      StatsResult,
+      "Total, per day for 30 days, last click, top referrer hosts",
+      { code: EXAMPLE_LINK.code, ...EXAMPLE_STATS },
+    ),
     ...errorResponses("NOT_FOUND", "DATABASE_ERROR"),
   },
 });
@@ -181,10 +213,13 @@ const patchRoute = createRoute({
   security: [{ [MANAGE_TOKEN_SCHEME]: [] }],
   request: {
     params: CodeParams,
-    body: { required: true, content: { "application/json": { schema: PatchBody } } },
+    body: jsonBody(PatchBody, { url: "https://example.com/new/target" }),
   },
   responses: {
-    200: jsonContent(LinkSchema, "The changed link"),
+    200: jsonContent(LinkSchema, "The changed link", {
+      ...EXAMPLE_LINK,
+      url: "https://example.com/new/target",
+    }),
     ...errorResponses(
       "INVALID_INPUT",
       "INVALID_URL",

@@ -11,6 +11,7 @@ import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { type FetchPolicy, safeFetch } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
 import { type MetadataResult, MetadataResultSchema } from "./schema.ts";
+import { METADATA_EXAMPLE } from "./openapi_example.ts";
 import { ROOT } from "./root.ts";
 
 /**
@@ -39,7 +40,7 @@ const metadataRoute = createRoute({
     "described (`status` says so); an image URL is described as an image.",
   request: { query: UrlQuery },
   responses: {
-    200: jsonContent(MetadataResultSchema, "The page's metadata"),
+    200: jsonContent(MetadataResultSchema, "The page's metadata", METADATA_EXAMPLE),
     ...errorResponses("INVALID_URL", "FETCH_ERROR", "PARSE_ERROR"),
   },
 });

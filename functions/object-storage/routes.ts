@@ -144,7 +144,11 @@ export const uploadRoute = createRoute({
     body: { content: BINARY, required: false },
   },
   responses: {
-    200: jsonContent(UploadResultSchema, "Stored"),
+    200: jsonContent(UploadResultSchema, "Stored", {
+      key: "photos/cat.jpg",
+      uploaded: true,
+      url: "https://cdn.example.com/photos/cat.jpg",
+    }),
     ...errorResponses(
       "INVALID_INPUT",
       [408, "INVALID_INPUT"],
@@ -202,7 +206,7 @@ export const deleteRoute = createRoute({
   summary: "Delete an object",
   request: { query: ObjectQuery },
   responses: {
-    200: jsonContent(DeleteResultSchema, "Deleted"),
+    200: jsonContent(DeleteResultSchema, "Deleted", { key: "photos/cat.jpg", deleted: true }),
     ...errorResponses("INVALID_INPUT", "NOT_FOUND", "STORAGE_ERROR"),
   },
 });
@@ -216,7 +220,16 @@ export const listRoute = createRoute({
   description: "Objects in key order (UTF-8 bytes), a page at a time.",
   request: { query: ListQuery },
   responses: {
-    200: jsonContent(ListResultSchema, "One page"),
+    200: jsonContent(ListResultSchema, "One page", {
+      objects: [{
+        key: "photos/cat.jpg",
+        size: 51234,
+        contentType: "image/jpeg",
+        etag: '"5d41402abc4b2a76b9719d911017c592"',
+        uploadedAt: "2026-11-23T10:48:38.444Z",
+      }],
+      cursor: null,
+    }),
     ...errorResponses("INVALID_INPUT", "STORAGE_ERROR"),
   },
 });

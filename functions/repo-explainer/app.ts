@@ -22,6 +22,7 @@ import { readRepository } from "./github_api.ts";
 import type { GithubConfig } from "./github_config.ts";
 import { parseGithubRepoUrl } from "./github_url.ts";
 import { explainMessages, explainUserMessage } from "./prompt.ts";
+import { EXPLAIN_EXAMPLE } from "./openapi_example.ts";
 import { ROOT } from "./root.ts";
 
 /** The digest (its Markdown, TOML and JSONC readers), loaded by the first `/explain`. */
@@ -118,7 +119,7 @@ const explainRoute = createRoute({
     }),
   },
   responses: {
-    200: jsonContent(ExplainSchema, "The repository's facts and its explanation"),
+    200: jsonContent(ExplainSchema, "The repository's facts and its explanation", EXPLAIN_EXAMPLE),
     ...errorResponses("INVALID_URL", "NOT_FOUND", "FETCH_OR_AI_ERROR"),
   },
 });

@@ -85,7 +85,13 @@ export function createExperimentApp(
       operationId: "getServiceInfo",
       path: "/",
       summary: "Root information document",
-      responses: { 200: jsonContent(RootInfoSchema, "What this experiment is and how to call it") },
+      responses: {
+        200: jsonContent(RootInfoSchema, "What this experiment is and how to call it", {
+          name: info.name,
+          description: info.description,
+          usage: info.usage,
+        }),
+      },
     }),
     (c) => c.json({ name: info.name, description: info.description, usage: info.usage }, 200),
   );

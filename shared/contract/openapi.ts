@@ -10,9 +10,22 @@ export const ErrorBodySchema = z.object({
   }),
 }).openapi("ErrorBody");
 
-/** A JSON response declaration. */
-export function jsonContent<T extends z.ZodType>(schema: T, description: string) {
-  return { description, content: { "application/json": { schema } } };
+/**
+ * A JSON response declaration; `example` is the whole answer `/openapi.json` shows (tools check
+ * it against the schema).
+ */
+export function jsonContent<T extends z.ZodType>(
+  schema: T,
+  description: string,
+  example?: unknown,
+) {
+  const media = example === undefined ? { schema } : { schema, example };
+  return { description, content: { "application/json": media } };
+}
+
+/** A JSON request body declaration, with the example request `/openapi.json` shows. */
+export function jsonBody<T extends z.ZodType>(schema: T, example: unknown) {
+  return { required: true, content: { "application/json": { schema, example } } };
 }
 
 /** An error a route may answer with: a code, or `[status, code]` where HTTP demands another status. */

@@ -245,6 +245,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "link-shortener",
+                     *       "description": "Shortens links: stores short codes in libSQL behind a key-value cache and redirects them.",
+                     *       "usage": "POST /shorten {\"url\":\"<url>\"}"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RootInfo"];
                 };
             };
@@ -259,6 +266,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/a/long/path",
+                 *       "code": "launch-2030",
+                 *       "expiresAt": "2030-01-01T00:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ShortenRequest"];
             };
         };
@@ -269,6 +283,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "launch-2030",
+                     *       "url": "https://example.com/a/long/path",
+                     *       "createdAt": "2026-01-01T12:00:00.000Z",
+                     *       "expiresAt": "2030-01-01T00:00:00.000Z",
+                     *       "shortUrl": "https://sho.rt/launch-2030",
+                     *       "manageToken": "q2V0c2VjcmV0LXRva2VuLWV4YW1wbGUtMzItYnl0ZXMh"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortenResult"];
                 };
             };
@@ -411,6 +435,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/new/target"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PatchLinkRequest"];
             };
         };
@@ -421,6 +450,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "launch-2030",
+                     *       "url": "https://example.com/new/target",
+                     *       "createdAt": "2026-01-01T12:00:00.000Z",
+                     *       "expiresAt": "2030-01-01T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Link"];
                 };
             };
@@ -489,6 +526,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "launch-2030",
+                     *       "url": "https://example.com/a/long/path",
+                     *       "createdAt": "2026-01-01T12:00:00.000Z",
+                     *       "expiresAt": "2030-01-01T00:00:00.000Z",
+                     *       "expired": false,
+                     *       "totalClicks": 3,
+                     *       "lastClickAt": "2026-01-02T10:00:00.000Z",
+                     *       "clicksByDay": [
+                     *         {
+                     *           "date": "2026-01-01",
+                     *           "clicks": 1
+                     *         },
+                     *         {
+                     *           "date": "2026-01-02",
+                     *           "clicks": 2
+                     *         }
+                     *       ],
+                     *       "topReferrers": [
+                     *         {
+                     *           "host": "news.example.com",
+                     *           "clicks": 2
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["LinkInfo"];
                 };
             };
@@ -530,6 +594,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "launch-2030",
+                     *       "totalClicks": 3,
+                     *       "lastClickAt": "2026-01-02T10:00:00.000Z",
+                     *       "clicksByDay": [
+                     *         {
+                     *           "date": "2026-01-01",
+                     *           "clicks": 1
+                     *         },
+                     *         {
+                     *           "date": "2026-01-02",
+                     *           "clicks": 2
+                     *         }
+                     *       ],
+                     *       "topReferrers": [
+                     *         {
+                     *           "host": "news.example.com",
+                     *           "clicks": 2
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["LinkStats"];
                 };
             };
