@@ -62,3 +62,22 @@ Deno.test("link-shortener over MCP: shorten_link, get_link_info, get_link_stats"
   assert.equal(missing.error, "Link not found");
   assertToolError(await mcp.call("get_link_stats", {}), "INVALID_INPUT");
 });
+
+Deno.test("link-shortener over MCP: the per-client limit of POST /shorten counts the agent", async () => {
+  await using fx = await linkApp({ shortenRateLimit: { limit: 1, windowSeconds: 60 } });
+  await using mcp = await mcpSession(fx.app);
+  const first = await mcp.call("shorten_link", { url: "https://example.com/1" });
+  assert.ok(!first.isError, JSON.stringify(first));
+  const second = assertToolError(
+    await mcp.call("shorten_link", { url: "https://example.com/2" }),
+    "INVALID_INPUT",
+  );
+  assert.equal(second.error, "Too many links: at most 1 per 60 s");
+  // The same client over HTTP shares the count: MCP is no way around the limit.
+  const http = await mcp.http("/shorten", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ url: "https://example.com/3" }),
+  });
+  assert.equal(http.status, 429);
+});
