@@ -43,9 +43,10 @@ for (const { slug, port } of EXPERIMENTS) {
     const readme = await Deno.readTextFile(
       new URL(`../functions/${slug}/README.md`, import.meta.url),
     );
-    const start = readme.indexOf("\n## MCP\n");
+    const start = readme.indexOf("\n### MCP\n");
     assert.ok(start >= 0, "an MCP section");
-    const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+    const end = readme.slice(start + 1).search(/\n##? /);
+    const section = end < 0 ? readme.slice(start) : readme.slice(start, start + 1 + end);
     const config = { mcpServers: { [slug]: { url: `http://localhost:${port}/mcp` } } };
     const line = section.split("\n").find((l) => l.startsWith('{ "mcpServers"'));
     assert.ok(line, "the configuration line");
