@@ -64,7 +64,10 @@ export function addMcp(
   app.post(MCP_PATH, async (c) => {
     const body = await readBodyLimited(c.req.raw, maxBytes);
     const { handleMcp } = await loadServer();
-    return await handleMcp(endpoint, c.req.raw, body, c.env);
+    return await handleMcp(endpoint, c.req.raw, body, {
+      env: c.env,
+      requestId: c.get("requestId"),
+    });
   });
   app.on(["GET", "DELETE"], MCP_PATH, (c) => {
     c.header("Allow", "POST");

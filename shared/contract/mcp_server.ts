@@ -20,6 +20,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { type ExperimentApp, type OpenApiDocument, openapiDocument } from "./app.ts";
 import type { McpEndpoint, McpTool } from "./mcp.ts";
+import { REQUEST_ID_HEADER } from "./middleware.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -56,12 +57,20 @@ export function toolRoutes(endpoint: McpEndpoint): Map<string, ToolRoute> {
   return routes;
 }
 
+/** What a tool call carries over from the `POST /mcp` that made it. */
+export interface Caller {
+  /** The connection info (Deno.serve's): a per-client limit counts the agent's own address. */
+  env: unknown;
+  /** The request id of the `POST /mcp`: each call's log line carries it too. */
+  requestId: string;
+}
+
 /** Answers one `POST /mcp` whose body (at most the endpoint's cap) is `body`. */
 export async function handleMcp(
   endpoint: McpEndpoint,
   req: Request,
   body: Uint8Array,
-  env: unknown,
+  caller: Caller,
 ): Promise<Response> {
   const routes = toolRoutes(endpoint);
   const { info, app } = endpoint;
@@ -75,7 +84,7 @@ export async function handleMcp(
   server.setRequestHandler(CallToolRequestSchema, ({ params }: CallToolRequest) => {
     const route = routes.get(params.name);
     if (!route) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-    return callTool(app, route, params.arguments ?? {}, req.url, env);
+    return callTool(app, route, params.arguments ?? {}, req.url, caller);
   });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -94,19 +103,16 @@ export async function handleMcp(
   }
 }
 
-/**
- * Calls the tool's route on the app, in process, as a client would over HTTP (the outer
- * request's connection info goes along: a per-client limit counts the agent's own address).
- */
+/** Calls the tool's route on the app, in process, as a client would over HTTP. */
 async function callTool(
   app: ExperimentApp,
   route: ToolRoute,
   args: Record<string, unknown>,
   base: string,
-  env: unknown,
+  caller: Caller,
 ): Promise<CallToolResult> {
   let path = route.path;
-  const headers = new Headers();
+  const headers = new Headers({ [REQUEST_ID_HEADER]: caller.requestId });
   const query = new URLSearchParams();
   const json: Record<string, unknown> = {};
   for (const [name, slot] of route.slots) {
@@ -130,7 +136,8 @@ async function callTool(
   }
   const url = new URL(path, base);
   url.search = query.toString();
-  const res = await app.fetch(new Request(url, { method: route.method, headers, body }), env);
+  const req = new Request(url, { method: route.method, headers, body });
+  const res = await app.fetch(req, caller.env);
   return await toolResult(res, url.href);
 }
 

@@ -60,8 +60,8 @@ const echoRoute = createRoute({
   },
 });
 
-function echoApp() {
-  const app = createExperimentApp(ROOT, { log: () => {} });
+function echoApp(log: (line: string) => void = () => {}) {
+  const app = createExperimentApp(ROOT, { log });
   app.openapi(echoRoute, (c) => {
     const { id } = c.req.valid("param");
     if (id === "missing") throw new ApiError("NOT_FOUND", "No such echo");
@@ -122,6 +122,32 @@ Deno.test("a tool's input joins the path, query, header parameters and the JSON 
   );
   assertToolError(await mcp.call("echo_note", { note: "x" }), "INVALID_INPUT");
   await assert.rejects(mcp.call("no_such_tool", {}), /Unknown tool: no_such_tool/);
+});
+
+Deno.test("a tool call is logged as a request of its own, with the id of its POST /mcp", async () => {
+  const lines: string[] = [];
+  const res = await echoApp((line) => lines.push(line)).request("/mcp", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "x-request-id": "agent-call-1",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "echo_note", arguments: { id: "a", note: "n" } },
+    }),
+  });
+  const answer = await res.json();
+  assert.equal(answer.id, 7);
+  assert.deepEqual(answer.result.structuredContent, { id: "a", times: 1, note: "n", header: null });
+  const logged = lines.map((line) => JSON.parse(line));
+  assert.deepEqual(
+    logged.map((l) => [l.requestId, l.method, l.path, l.status]),
+    [["agent-call-1", "POST", "/echo/a", 200], ["agent-call-1", "POST", "/mcp", 200]],
+  );
 });
 
 Deno.test("GET and DELETE /mcp are 405 (stateless: no stream, no session), with the error body", async () => {
