@@ -8,6 +8,7 @@
  * a bad argument is the route's own contract error, message and code.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
   type CallToolRequest,
@@ -44,6 +45,13 @@ export interface ToolRoute {
 /** The argument of a route whose body is not JSON (an upload): the body, as text. */
 export const CONTENT_ARGUMENT = "content";
 
+/**
+ * The server's JSON Schema validator (for elicitation, which these servers never use), made
+ * once: the SDK would otherwise build an Ajv instance for every request, the largest part of a
+ * stateless request's cost.
+ */
+let validator: AjvJsonSchemaValidator | undefined;
+
 const routesOf = new WeakMap<object, Map<string, ToolRoute>>();
 
 /** The tools of an endpoint, built from the app's OpenAPI document once and kept. */
@@ -76,7 +84,11 @@ export async function handleMcp(
   const { info, app } = endpoint;
   const server = new Server(
     { name: info.name, version: "1.0.0" },
-    { capabilities: { tools: {} }, instructions: `${info.description} HTTP: ${info.usage}` },
+    {
+      capabilities: { tools: {} },
+      instructions: `${info.description} HTTP: ${info.usage}`,
+      jsonSchemaValidator: validator ??= new AjvJsonSchemaValidator(),
+    },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...routes.values()].map((r) => r.tool),
