@@ -48,7 +48,7 @@ export async function run(): Promise<BenchRow[]> {
     await first.body?.cancel();
 
     const samples = { direct: [] as number[], mcp: [] as number[] };
-    const time = async (f: () => Promise<Response>, into: number[]) => {
+    const time = async (f: () => Response | Promise<Response>, into: number[]) => {
       for (let i = 0; i < PER_ROUND; i++) {
         const t = performance.now();
         const res = await f();
