@@ -271,6 +271,19 @@ export const MCP_TOOLS: McpTool[] = [
       "short link goes without following it.",
   },
   {
+    name: "update_link",
+    operationId: "updateLink",
+    description: "Change where a short link points (`url`) and/or when it expires (`expiresAt`, " +
+      "ISO 8601, or null for never). Needs the link's `manageToken` (from shorten_link) as " +
+      "`token`. Answers the changed link; later redirects go to the new target at once.",
+  },
+  {
+    name: "delete_link",
+    operationId: "deleteLink",
+    description: "Delete a short link and its statistics, by code. Needs the link's " +
+      "`manageToken` (from shorten_link) as `token`. The code is free again afterwards.",
+  },
+  {
     name: "get_link_stats",
     operationId: "getLinkStats",
     description:

@@ -26,8 +26,8 @@ import { REQUEST_ID_HEADER } from "./middleware.ts";
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
-/** Where a tool argument goes in the request to the app. */
-type Slot = "path" | "query" | "header" | "body";
+/** Where a tool argument goes in the request to the app (`bearer`: `Authorization: Bearer`). */
+type Slot = "path" | "query" | "header" | "body" | "bearer";
 
 /** A tool and the request it makes. */
 export interface ToolRoute {
@@ -44,6 +44,9 @@ export interface ToolRoute {
 
 /** The argument of a route whose body is not JSON (an upload): the body, as text. */
 export const CONTENT_ARGUMENT = "content";
+
+/** The argument of a route that needs a bearer token: the token. */
+export const TOKEN_ARGUMENT = "token";
 
 /**
  * The server's JSON Schema validator (for elicitation, which these servers never use), made
@@ -137,6 +140,7 @@ async function callTool(
     } else if (value === undefined) continue;
     else if (slot === "query") query.set(name, text(value));
     else if (slot === "header") headers.set(name, text(value));
+    else if (slot === "bearer") headers.set("authorization", `Bearer ${text(value)}`);
     else json[name] = value;
   }
   let body: string | undefined;
@@ -247,6 +251,13 @@ function toolRoute(doc: OpenApiDocument, tool: McpTool): ToolRoute {
       description: "The request body, sent as UTF-8 text",
     }, op.requestBody.required === true);
   }
+  const bearer = bearerScheme(doc, op);
+  if (bearer) {
+    add(TOKEN_ARGUMENT, "bearer", {
+      type: "string",
+      description: bearer.description ?? "The bearer token the route needs",
+    }, true);
+  }
   const inputSchema: Tool["inputSchema"] = { type: "object", properties };
   if (required.length > 0) inputSchema.required = required;
   const definition: Tool = {
@@ -254,11 +265,26 @@ function toolRoute(doc: OpenApiDocument, tool: McpTool): ToolRoute {
     title: op.summary,
     description: tool.description,
     inputSchema,
-    annotations: { title: op.summary, readOnlyHint: method === "GET" },
+    annotations: {
+      title: op.summary,
+      readOnlyHint: method === "GET",
+      destructiveHint: method === "DELETE",
+    },
   };
   const output = successJsonSchema(doc, op);
   if (output) definition.outputSchema = output;
   return { tool: definition, method, path, slots, body };
+}
+
+/** The bearer scheme the operation requires, if any (`security: [{name: []}]`, type http). */
+function bearerScheme(doc: OpenApiDocument, op: Json): { description?: string } | undefined {
+  for (const requirement of op.security ?? []) {
+    for (const name of Object.keys(requirement)) {
+      const scheme = doc.components?.securitySchemes?.[name];
+      if (scheme?.type === "http" && scheme.scheme === "bearer") return scheme;
+    }
+  }
+  return undefined;
 }
 
 /** The JSON schema of the operation's success answer, when it is a JSON object. */

@@ -1,6 +1,7 @@
 /** `POST /mcp` of link-shortener, through the MCP SDK's own client. */
 import assert from "node:assert/strict";
 import { linkApp } from "./app_fixture.ts";
+import { MANAGE_TOKEN_MESSAGE } from "../../functions/link-shortener/manage_token.ts";
 import {
   assertSameAsHttp,
   assertToolError,
@@ -15,7 +16,10 @@ Deno.test("link-shortener over MCP: shorten_link, get_link_info, get_link_stats"
     shorten_link: ["url"],
     get_link_info: ["code"],
     get_link_stats: ["code"],
+    update_link: ["code", "token"],
+    delete_link: ["code", "token"],
   });
+  assert.equal(tools.get("delete_link")!.annotations?.destructiveHint, true);
   assert.equal(tools.get("shorten_link")!.annotations?.readOnlyHint, false);
   assert.deepEqual(
     Object.keys(tools.get("shorten_link")!.inputSchema.properties ?? {}).sort(),
@@ -61,6 +65,25 @@ Deno.test("link-shortener over MCP: shorten_link, get_link_info, get_link_stats"
   );
   assert.equal(missing.error, "Link not found");
   assertToolError(await mcp.call("get_link_stats", {}), "INVALID_INPUT");
+
+  // The manage token is the `token` argument, sent as the bearer token the routes need.
+  const wrong = assertToolError(
+    await mcp.call("update_link", { code: "agent-link", token: "nope", url: "https://x.test/" }),
+    "INVALID_INPUT",
+  );
+  assert.equal(wrong.error, MANAGE_TOKEN_MESSAGE);
+  const updated = await mcp.call("update_link", {
+    code: "agent-link",
+    token: link.manageToken,
+    url: "https://example.com/moved",
+  });
+  assert.equal((updated.structuredContent as { url: string }).url, "https://example.com/moved");
+  const moved = await fetch(`${mcp.origin}/agent-link`, { redirect: "manual" });
+  await moved.body?.cancel();
+  assert.equal(moved.headers.get("location"), "https://example.com/moved");
+  const deleted = await mcp.call("delete_link", { code: "agent-link", token: link.manageToken });
+  assert.ok(!deleted.isError, JSON.stringify(deleted));
+  assertToolError(await mcp.call("get_link_info", { code: "agent-link" }), "NOT_FOUND");
 });
 
 Deno.test("link-shortener over MCP: the per-client limit of POST /shorten counts the agent", async () => {
