@@ -138,8 +138,10 @@ async function callTool(
       }
       path = path.replace(`{${name}}`, encodeURIComponent(text(value)));
     } else if (value === undefined) continue;
-    else if (slot === "query") query.set(name, text(value));
-    else if (slot === "header") headers.set(name, text(value));
+    else if (slot === "query") {
+      // A list is the parameter repeated (`include=a&include=b`), as OpenAPI's form style says.
+      for (const item of Array.isArray(value) ? value : [value]) query.append(name, text(item));
+    } else if (slot === "header") headers.set(name, text(value));
     else if (slot === "bearer") headers.set("authorization", `Bearer ${text(value)}`);
     else json[name] = value;
   }
