@@ -11,7 +11,7 @@ import {
   mcpSession,
 } from "../support/mcp_client.ts";
 
-Deno.test("ai-summary over MCP: summarize_page is GET /summary", async () => {
+Deno.test("ai-summary over MCP: summarize_page and read_page are GET /summary and /read", async () => {
   const pages = startFixtureServer();
   const app = createApp(
     { fetchPolicy: guardedPolicy({}, [pages.origin]), AI: extractiveAi() },
@@ -19,7 +19,7 @@ Deno.test("ai-summary over MCP: summarize_page is GET /summary", async () => {
   );
   try {
     await using mcp = await mcpSession(app);
-    await assertTools(mcp, { summarize_page: ["url"] });
+    await assertTools(mcp, { summarize_page: ["url"], read_page: ["url"] });
 
     const url = pages.url("/pages/blog.html");
     const result = await mcp.call("summarize_page", { url });
@@ -33,6 +33,12 @@ Deno.test("ai-summary over MCP: summarize_page is GET /summary", async () => {
     );
     assert.match(missing.error, /HTTP 404/);
     assertToolError(await mcp.call("summarize_page", { url: "ftp://x/" }), "INVALID_URL");
+
+    const read = await mcp.call("read_page", { url, format: "text" });
+    assertSameAsHttp(read, await mcp.http(`/read?url=${encodeURIComponent(url)}&format=text`));
+    assert.equal((read.structuredContent as { format: string }).format, "text");
+    assertToolError(await mcp.call("read_page", { url, format: "pdf" }), "INVALID_INPUT");
+    assertToolError(await mcp.call("read_page", { url: "http://10.1.2.3/" }), "INVALID_URL");
     const refused = assertToolError(
       await mcp.call("summarize_page", { url: "http://127.0.0.1:1/" }),
       "INVALID_URL",

@@ -211,6 +211,12 @@ const CASES: EdgeCase[] = [
         assert.equal(res.headers.get("x-ai-model"), FAKE_MODEL);
         const sent = s.model.requests.slice(before).at(-1)?.body?.messages ?? [];
         assert.match(sent.map((m) => m.content).join("\n"), /sail/i);
+        // The reader route: Markdown from the bundle (node-html-markdown, dom-serializer).
+        const read = await fetch(`${p.origin}/read?url=${q(article)}`);
+        const page = await read.json();
+        assert.equal(read.status, 200, JSON.stringify(page));
+        assert.equal(page.format, "markdown");
+        assert.match(page.content, /\n## Building a sail\n/);
       });
     },
   },
@@ -351,6 +357,23 @@ const CASES: EdgeCase[] = [
     },
   },
   {
+    name: "link-shortener: no DB_URL in a deployment: DATABASE_ERROR naming it",
+    slug: "link-shortener",
+    async run(s) {
+      await withBundle(s, this.slug, {}, async (p) => {
+        await assertRoot(p, this.slug);
+        const res = await fetch(`${p.origin}/shorten`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ url: "https://example.com/" }),
+        });
+        const body = await res.clone().json();
+        await assertError(res, 500, "DATABASE_ERROR");
+        assert.match(body.error, /set DB_URL/);
+      });
+    },
+  },
+  {
     name: "link-shortener: cache unreachable at start-up (redirects from the database)",
     slug: "link-shortener",
     async run(s) {
@@ -442,6 +465,19 @@ const CASES: EdgeCase[] = [
         const res = await fetch(`${p.origin}/object?key=a.txt`, { method: "PUT", body: "x" });
         await assertError(res, 500, "STORAGE_ERROR");
         await assertError(await fetch(`${p.origin}/object?key=a.txt`), 500, "STORAGE_ERROR");
+      });
+    },
+  },
+  {
+    name: "object-storage: no S3 in a deployment: STORAGE_ERROR naming the variables",
+    slug: "object-storage",
+    async run(s) {
+      await withBundle(s, this.slug, {}, async (p) => {
+        await assertRoot(p, this.slug);
+        const res = await fetch(`${p.origin}/object?key=a.txt`, { method: "PUT", body: "x" });
+        const body = await res.clone().json();
+        await assertError(res, 500, "STORAGE_ERROR");
+        assert.match(body.error, /set S3_ENDPOINT/);
       });
     },
   },
