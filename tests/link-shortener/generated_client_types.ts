@@ -646,9 +646,9 @@ export interface operations {
                 /** @description Image format (default svg) */
                 format?: "svg" | "png";
                 /** @description Width in pixels (default 256) */
-                size?: number;
+                size?: string;
                 /** @description Quiet zone in modules (default 4) */
-                margin?: number | null;
+                margin?: string;
                 /** @description Error-correction level (default M) */
                 ecc?: "L" | "M" | "Q" | "H";
             };
