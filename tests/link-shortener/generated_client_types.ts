@@ -39,6 +39,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shorten/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Shorten up to 1,000 URLs at once
+         * @description A JSON array of `POST /shorten` bodies (without `password`), or `text/csv` with a header row: `url`, and optionally `code` and `expiresAt`. 200 with `results`, one per input in order: the link (with its own `manageToken`) or that row's own `{error, code}`; one bad row never fails the others. Over 1,000 rows or 1 MiB: 413.
+         */
+        post: operations["shortenLinksInBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/{code}": {
         parameters: {
             query?: never;
@@ -48,11 +68,15 @@ export interface paths {
         };
         /**
          * Follow a short link
-         * @description 302 to the stored URL: looked up in the cache first, then in libSQL (which then fills the cache). Unknown codes are 404 `Link not found`, expired ones 404 `Link expired`. Each GET counts as a click.
+         * @description 302 to the stored URL: looked up in the cache first, then in libSQL (which then fills the cache). Unknown codes are 404 `Link not found`, expired ones 404 `Link expired`. Each GET counts as a click. A password-protected link shows a browser (`Accept: text/html`) a password form, and takes the password of an API client in `X-Link-Password` (401 without it or when wrong, 429 after repeated failures). A click-limited link answers 404 `Link expired` once its `maxClicks` redirects are used.
          */
         get: operations["resolveLink"];
         put?: never;
-        post?: never;
+        /**
+         * Open a password-protected link (the HTML form's submission)
+         * @description Form body `password=…` (`application/x-www-form-urlencoded`, at most 2 KiB). The right password answers the 302; a wrong one the form again with a message (401), and after repeated failures 429 with `Retry-After`.
+         */
+        post: operations["openProtectedLink"];
         /**
          * Delete a link and its statistics
          * @description Needs `Authorization: Bearer <manageToken>`. The code is free again afterwards.
@@ -76,7 +100,7 @@ export interface paths {
         };
         /**
          * Describe a short link, with its click statistics
-         * @description Expired links are described too (`expired: true`): they keep their stats.
+         * @description Expired links are described too (`expired: true`): they keep their stats. A password-protected link needs `Authorization: Bearer <manageToken>` (else 401).
          */
         get: operations["getLinkInfo"];
         put?: never;
@@ -94,7 +118,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Click statistics of a short link */
+        /**
+         * Click statistics of a short link
+         * @description A password-protected link needs `Authorization: Bearer <manageToken>`.
+         */
         get: operations["getLinkStats"];
         put?: never;
         post?: never;
@@ -157,6 +184,18 @@ export interface components {
             createdAt: string;
             /** @example null */
             expiresAt: string | null;
+            /** @example false */
+            passwordProtected?: boolean;
+            /** @example null */
+            maxClicks?: number | null;
+            /**
+             * @example {
+             *       "source": "newsletter"
+             *     }
+             */
+            utm?: {
+                [key: string]: string;
+            } | null;
         };
         ShortenRequest: {
             /**
@@ -174,9 +213,43 @@ export interface components {
              * @example 2030-01-01T00:00:00Z
              */
             expiresAt?: string | null;
+            /**
+             * @description Password the redirect asks for (a browser gets a form; an API client sends it in `X-Link-Password`). Stored as a salted PBKDF2 hash only
+             * @example open sesame
+             */
+            password?: string | null;
+            /**
+             * @description Redirects allowed in all; after them the link answers 404 `Link expired`
+             * @example 100
+             */
+            maxClicks?: number | null;
+            /**
+             * @description UTM parameters set on the target's query (utm_source, …); other query parameters are kept
+             * @example {
+             *       "source": "newsletter",
+             *       "medium": "email",
+             *       "campaign": "spring launch"
+             *     }
+             */
+            utm?: {
+                source?: string;
+                medium?: string;
+                campaign?: string;
+                term?: string;
+                content?: string;
+            } | null;
+        };
+        BulkResult: {
+            results: (components["schemas"]["ShortenResult"] | components["schemas"]["BulkRowError"])[];
+        };
+        BulkRowError: {
+            error: string;
+            code: string;
         };
         LinkInfo: components["schemas"]["Link"] & {
             expired: boolean;
+            /** @description Redirects left of `maxClicks` (null: no limit) */
+            clicksLeft?: number | null;
             /** @example 42 */
             totalClicks: number;
             /** @example 2026-01-02T10:00:00.000Z */
@@ -220,6 +293,21 @@ export interface components {
              * @example 2031-01-01T00:00:00Z
              */
             expiresAt?: string | null;
+            /**
+             * @description New UTM parameters (replacing the link's), or null to remove them
+             * @example {
+             *       "source": "newsletter",
+             *       "medium": "email",
+             *       "campaign": "spring launch"
+             *     }
+             */
+            utm?: {
+                source?: string;
+                medium?: string;
+                campaign?: string;
+                term?: string;
+                content?: string;
+            } | null;
         };
     };
     responses: never;
@@ -334,6 +422,67 @@ export interface operations {
             };
         };
     };
+    shortenLinksInBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShortenRequest"][];
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description One result per input, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description INVALID_INPUT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INVALID_INPUT */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INVALID_INPUT */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description DATABASE_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     resolveLink: {
         parameters: {
             query?: never;
@@ -346,6 +495,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The password form of a password-protected link (browsers) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description Redirect to the stored URL */
             302: {
                 headers: {
@@ -355,8 +513,94 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description INVALID_INPUT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INVALID_INPUT */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description DATABASE_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    openProtectedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The short code */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The password form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Redirect to the stored URL */
+            302: {
+                headers: {
+                    /** @description The stored URL */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_INPUT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INVALID_INPUT */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -556,6 +800,15 @@ export interface operations {
                     "application/json": components["schemas"]["LinkInfo"];
                 };
             };
+            /** @description INVALID_INPUT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description NOT_FOUND */
             404: {
                 headers: {
@@ -618,6 +871,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LinkStats"];
+                };
+            };
+            /** @description INVALID_INPUT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description NOT_FOUND */
