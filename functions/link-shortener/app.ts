@@ -166,13 +166,33 @@ const bulkRoute = createRoute({
     body: {
       required: true,
       content: {
-        "application/json": { schema: z.array(ShortenBody).max(MAX_BULK_ROWS) },
+        "application/json": {
+          schema: z.array(ShortenBody).max(MAX_BULK_ROWS),
+          example: [
+            { url: "https://example.com/a/long/path" },
+            { url: "https://example.com/launch", code: "launch-2030" },
+            { url: "not a url" },
+          ],
+        },
         "text/csv": { schema: { type: "string", example: "url,code\nhttps://example.com/,ex-1" } },
       },
     },
   },
   responses: {
-    200: jsonContent(BulkResultSchema, "One result per input, in order"),
+    200: jsonContent(BulkResultSchema, "One result per input, in order", {
+      results: [
+        {
+          ...EXAMPLE_LINK,
+          passwordProtected: false,
+          maxClicks: null,
+          utm: null,
+          shortUrl: "https://sho.rt/launch-2030",
+          manageToken: "q2V0c2VjcmV0LXRva2VuLWV4YW1wbGUtMzItYnl0ZXMh",
+        },
+        { error: "Code already in use", code: "INVALID_INPUT" },
+        { error: "Missing or invalid url in body", code: "INVALID_URL" },
+      ],
+    }),
     ...errorResponses(
       "INVALID_INPUT",
       [413, "INVALID_INPUT"],
@@ -214,7 +234,7 @@ const redirectRoute = createRoute({
 
 const passwordRoute = createRoute({
   method: "post",
-  operationId: "openProtectedLink",
+  operationId: "resolveProtectedLink",
   path: "/{code}",
   summary: "Open a password-protected link (the HTML form's submission)",
   description: "Form body `password=…` (`application/x-www-form-urlencoded`, at most 2 KiB). " +
@@ -514,16 +534,6 @@ export function createApp(
     return c.redirect(found.url, 302);
   });
 
-  app.openAPIRegistry.registerPath(passwordRoute);
-  app.openapi({ ...passwordRoute, request: { params: CodeParams }, hide: true }, async (c) => {
-    const { code } = c.req.valid("param");
-    if (!isCodeShaped(code)) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
-    const body = new TextDecoder().decode(await readBodyLimited(c.req.raw, MAX_FORM_BYTES));
-    const password = new URLSearchParams(body).get(PASSWORD_FIELD) ||
-      c.req.header(PASSWORD_HEADER) || null;
-    return await gate.redirect(c, code, password);
-  });
-
   /**
    * The link under `code` (expired or not) with its options; a password-protected one only
    * for the holder of its manage token (its statistics would tell who opened it).
@@ -619,5 +629,17 @@ export function createApp(
   });
 
   addMcp(app, ROOT, MCP_TOOLS);
+
+  // After the MCP endpoint: its `POST /mcp` is not a code.
+  app.openAPIRegistry.registerPath(passwordRoute);
+  app.openapi({ ...passwordRoute, request: { params: CodeParams }, hide: true }, async (c) => {
+    const { code } = c.req.valid("param");
+    if (!isCodeShaped(code)) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
+    const body = new TextDecoder().decode(await readBodyLimited(c.req.raw, MAX_FORM_BYTES));
+    const password = new URLSearchParams(body).get(PASSWORD_FIELD) ||
+      c.req.header(PASSWORD_HEADER) || null;
+    return await gate.redirect(c, code, password);
+  });
+
   return Object.assign(app, { clicks });
 }

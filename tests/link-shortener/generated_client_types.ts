@@ -76,7 +76,7 @@ export interface paths {
          * Open a password-protected link (the HTML form's submission)
          * @description Form body `password=…` (`application/x-www-form-urlencoded`, at most 2 KiB). The right password answers the 302; a wrong one the form again with a message (401), and after repeated failures 429 with `Retry-After`.
          */
-        post: operations["openProtectedLink"];
+        post: operations["resolveProtectedLink"];
         /**
          * Delete a link and its statistics
          * @description Needs `Authorization: Bearer <manageToken>`. The code is free again afterwards.
@@ -431,6 +431,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "url": "https://example.com/a/long/path"
+                 *       },
+                 *       {
+                 *         "url": "https://example.com/launch",
+                 *         "code": "launch-2030"
+                 *       },
+                 *       {
+                 *         "url": "not a url"
+                 *       }
+                 *     ]
+                 */
                 "application/json": components["schemas"]["ShortenRequest"][];
                 "text/csv": string;
             };
@@ -442,6 +456,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "code": "launch-2030",
+                     *           "url": "https://example.com/a/long/path",
+                     *           "createdAt": "2026-01-01T12:00:00.000Z",
+                     *           "expiresAt": "2030-01-01T00:00:00.000Z",
+                     *           "passwordProtected": false,
+                     *           "maxClicks": null,
+                     *           "utm": null,
+                     *           "shortUrl": "https://sho.rt/launch-2030",
+                     *           "manageToken": "q2V0c2VjcmV0LXRva2VuLWV4YW1wbGUtMzItYnl0ZXMh"
+                     *         },
+                     *         {
+                     *           "error": "Code already in use",
+                     *           "code": "INVALID_INPUT"
+                     *         },
+                     *         {
+                     *           "error": "Missing or invalid url in body",
+                     *           "code": "INVALID_URL"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["BulkResult"];
                 };
             };
@@ -551,7 +590,7 @@ export interface operations {
             };
         };
     };
-    openProtectedLink: {
+    resolveProtectedLink: {
         parameters: {
             query?: never;
             header?: never;

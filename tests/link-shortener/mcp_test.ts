@@ -23,7 +23,7 @@ Deno.test("link-shortener over MCP: shorten_link, get_link_info, get_link_stats"
   assert.equal(tools.get("shorten_link")!.annotations?.readOnlyHint, false);
   assert.deepEqual(
     Object.keys(tools.get("shorten_link")!.inputSchema.properties ?? {}).sort(),
-    ["code", "expiresAt", "url"],
+    ["code", "expiresAt", "maxClicks", "password", "url", "utm"],
   );
 
   const created = await mcp.call("shorten_link", {
