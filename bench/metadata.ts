@@ -382,6 +382,20 @@ export function pageUrl(html: string): string {
   return "https://www.example.com/";
 }
 
+/**
+ * Which half of the corpus a page is in, by a stable hash (FNV-1a, 32-bit) of its file name:
+ * "tuning" pages are the ones whose differences are read when rules are changed; "held-out"
+ * pages are not looked at, so their figure says how the rules do on pages they were not made on.
+ */
+export function corpusHalf(name: string): "tuning" | "held-out" {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    h ^= name.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % 2 === 0 ? "tuning" : "held-out";
+}
+
 /** The htmlparser-benchmark pages (258 real pages), each at the URL it names. */
 export function corpusPages(): BenchPage[] {
   const dir = fileURLToPath(import.meta.resolve("htmlparser-benchmark/files/"));
@@ -564,10 +578,17 @@ export async function run(): Promise<BenchRow[]> {
 }
 
 if (import.meta.main && Deno.args[0] === "corpus") {
-  // `deno run -A bench/metadata.ts corpus`: the corpus agreement only, with every difference.
-  const corpus = await corpusAgreement(ours(), await metascraper());
-  console.log(formatTable(agreementRows(corpus)));
-  for (const d of corpus.differences) console.log(`- ${d}`);
+  // `deno run -A bench/metadata.ts corpus [tuning|held-out]`: the corpus agreement on each half
+  // (and the whole), with the differences of the half named (none listed without one).
+  const all = corpusPages();
+  const ms = await metascraper();
+  for (const half of ["tuning", "held-out"] as const) {
+    const pages = all.filter((p) => corpusHalf(p.name) === half);
+    const corpus = await corpusAgreement(ours(), ms, pages);
+    console.log(`\n## ${half} half (${pages.length} pages)\n`);
+    console.log(formatTable(agreementRows(corpus)));
+    if (Deno.args[1] === half) { for (const d of corpus.differences) console.log(`- ${d}`); }
+  }
 } else if (import.meta.main) {
   const { rows, agreements } = await measure();
   console.log(formatTable(rows));
