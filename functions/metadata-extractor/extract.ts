@@ -7,6 +7,7 @@
  */
 import { decodeHTML } from "entities";
 import { collapse, cooperative, parsePage, resolveUrl } from "../../shared/net/html.ts";
+import { cleanPublisher } from "./publisher.ts";
 import {
   IMAGE_SOURCES,
   type ImageCandidate,
@@ -117,7 +118,7 @@ export async function extractMetadata(html: string, finalUrl: string): Promise<P
     description: await pick(TEXT_FIELDS.description, cleanDescription),
     canonical: await url(URL_FIELDS.canonical),
     lang: await pick(LANG_SOURCES, cleanLang),
-    siteName: await text(TEXT_FIELDS.siteName),
+    siteName: await pick(TEXT_FIELDS.siteName, cleanPublisher),
     type: await text(TEXT_FIELDS.type),
     author: await pick(TEXT_FIELDS.author, cleanAuthor),
     publishedTime: published?.iso ?? null,

@@ -106,8 +106,10 @@ export const TEXT_FIELDS = {
     { from: "the first real paragraph", read: (p) => firstParagraph(p.doc) },
   ],
   siteName: [
-    meta("og:site_name"),
+    // The publisher's declared name first: og:site_name is often the host ("NPR.org") or a
+    // section's brand ("BBC News") where JSON-LD names the organisation ("NPR", "BBC").
     { from: "JSON-LD publisher.name", read: (p) => ldText(p.ld, ldValue(p.ld, "publisher")) },
+    meta("og:site_name"),
     {
       from: "JSON-LD WebSite name",
       read: (p) => ldText(p.ld, ldValue(p.ld, "name", nodesOfType(p.ld, ["WebSite"]))),
@@ -121,7 +123,10 @@ export const TEXT_FIELDS = {
     { from: "the title's site suffix", read: (p) => titleSuffix(p.s.title) },
   ],
   author: [
-    { from: "JSON-LD author (names joined)", read: (p) => ldNames(p.ld, ldValue(p.ld, "author")) },
+    {
+      from: 'JSON-LD author (names joined: "A, B and C")',
+      read: (p) => ldNames(p.ld, ldValue(p.ld, "author")),
+    },
     meta("author"),
     {
       from: "article:author (a name, not a profile URL)",
@@ -254,7 +259,9 @@ export const IMAGE_SOURCES: Source<ImageCandidate>[] = [
       const image = p.og.find((i) => i.url ?? i.secureUrl);
       if (!image) return null;
       return {
-        url: (image.url ?? image.secureUrl)!,
+        // The HTTPS address the page gives for the same image is the one to show.
+        url:
+          (image.secureUrl?.startsWith("https:") ? image.secureUrl : image.url ?? image.secureUrl)!,
         width: image.width,
         height: image.height,
         alt: image.alt,
