@@ -80,10 +80,19 @@ function body(from: string, rules: BodyRule[], valid?: (v: string) => boolean): 
   return { from, read: (p) => fromRules(p.doc, rules, valid) };
 }
 
-/** The site's name as the title's last part ("Story - Site", "Story | Site"), as metascraper reads it. */
+/**
+ * The site's name as the title's last part ("Story - Site", "Story | Site", "Story- Site"), as
+ * metascraper reads it: after the last separator that a space follows (so "Spider-Man" is one
+ * word). One scan from the end; no regular expression on the page's text.
+ */
 export function titleSuffix(title: string | null): string | null {
-  const parts = title?.split(/\s+[-|–—]\s+/) ?? [];
-  return parts.length > 1 ? parts[parts.length - 1].trim() || null : null;
+  if (!title) return null;
+  for (let i = title.length - 2; i > 0; i--) {
+    if ("-|–—".includes(title[i]) && /\s/.test(title[i + 1])) {
+      return title.slice(i + 1).trim() || null;
+    }
+  }
+  return null;
 }
 
 const isDate = (v: string) => toIsoDate(v) !== null;

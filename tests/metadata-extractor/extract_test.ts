@@ -422,6 +422,14 @@ Deno.test("author: cleaned, and a profile URL gives way to a name, or becomes on
   assert.equal(fromUrl.author, "Dan Shanoff");
 });
 
+Deno.test("siteName: a hyphen inside a word is not the title's separator", async () => {
+  for (const title of ["Spider-Man returns", "Covid-19 -", "Well-known-"]) {
+    assert.equal((await extractMetadata(page(`<title>${title}</title>`), AT)).siteName, null);
+  }
+  const long = page(`<title>${"a-".repeat(200_000)}</title>`);
+  assert.equal((await extractMetadata(long, AT)).siteName, null);
+});
+
 Deno.test("siteName: the organisation JSON-LD names beats og:site_name's host or section brand", async () => {
   const cases: [string, string, string][] = [
     ["NPR.org", "NPR", "NPR"],
@@ -477,6 +485,8 @@ Deno.test("siteName falls back to JSON-LD publisher, application-name, the logo'
       "Logo Co",
     ],
     ["<title>A story - The Courier</title>", "", "The Courier"],
+    // A dash the site's name follows, written without the space before it (metascraper reads it so).
+    ["<title>Xbox One requirements- The Inquirer</title>", "", "The Inquirer"],
   ];
   for (const [head, body, expected] of cases) {
     assert.equal((await extractMetadata(page(head, body), AT)).siteName, expected, expected);
