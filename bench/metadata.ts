@@ -498,6 +498,27 @@ export async function corpusAgreement(
   return { pages: pages.length, counts, reviewed, differences };
 }
 
+/** Agreements on disjoint page sets as one (counts, reviewed and differences added up). */
+export function mergeAgreements(parts: CorpusAgreement[]): CorpusAgreement {
+  const out: CorpusAgreement = { pages: 0, counts: {}, reviewed: {}, differences: [] };
+  for (const part of parts) {
+    out.pages += part.pages;
+    out.differences.push(...part.differences);
+    for (const [f, c] of Object.entries(part.counts)) {
+      const into = out.counts[f] ??= {
+        agree: 0,
+        differ: 0,
+        "ours only": 0,
+        "theirs only": 0,
+        neither: 0,
+      };
+      for (const v of Object.keys(c) as Verdict[]) into[v] += c[v];
+      out.reviewed[f] = (out.reviewed[f] ?? 0) + part.reviewed[f];
+    }
+  }
+  return out;
+}
+
 /** Agreement of one field: pages where the two give the same value (or both none), of all. */
 export function fieldAgreement(c: Record<Verdict, number>): number {
   const total = Object.values(c).reduce((x, y) => x + y, 0);
@@ -568,8 +589,20 @@ export async function measure(): Promise<
   const og = await openGraphScraper();
   const rows = await timeRows(pages, mine, [{ c: ms, target: 1 / 3 }, { c: og, target: 1 }]);
   const agreements = [await agreement(pages, mine, ms), await agreement(pages, mine, og)];
-  const corpus = await corpusAgreement(mine, ms);
-  return { rows: [...rows, ...agreementRows(corpus)], agreements, corpus };
+  const all = corpusPages();
+  const halves = await Promise.all(
+    (["tuning", "held-out"] as const).map(async (half) => ({
+      half,
+      a: await corpusAgreement(mine, ms, all.filter((p) => corpusHalf(p.name) === half)),
+    })),
+  );
+  const corpus = mergeAgreements(halves.map((h) => h.a));
+  // The halves' overall figures: the held-out one is the figure for pages no rule was tuned on.
+  const halfRows = halves.map(({ half, a }) => {
+    const overall = agreementRows(a).at(-2)!;
+    return { ...overall, measure: `${overall.measure}, ${half} half (by name hash)` };
+  });
+  return { rows: [...rows, ...agreementRows(corpus), ...halfRows], agreements, corpus };
 }
 
 /** The benchmark's rows (harness contract). */
