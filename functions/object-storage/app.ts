@@ -18,10 +18,12 @@ import {
 import type { Bindings } from "./config.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { checkDeclaredLength, limitBody } from "../../shared/contract/body_limit.ts";
+import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { serveObject } from "./serve_object.ts";
 import { storage, storageFailure } from "./storage_errors.ts";
 import {
+  ADMIN_TOKEN_SCHEME,
   deleteRoute,
   headRoute,
   LIST_LIMIT,
@@ -35,6 +37,7 @@ import {
   signRoute,
   uploadRoute,
 } from "./routes.ts";
+import { undecodableParam } from "./raw_query.ts";
 import { readJsonBody } from "../../shared/contract/validation.ts";
 import {
   isAdmin,
@@ -53,6 +56,33 @@ export { ROOT };
 
 export type { Bindings };
 
+/** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
+export const MCP_TOOLS: McpTool[] = [
+  {
+    name: "put_object",
+    operationId: "putObject",
+    description: "Store a text object under `key` (slash-separated path, e.g. notes/today.txt) " +
+      'in the private bucket, or in the public one with `public` set to "true" (the answer ' +
+      "then may carry a direct `url`). `content` is the object's text; `content-type` is " +
+      "recorded with it (default application/octet-stream). An existing object under the key " +
+      "is replaced. Larger or binary objects go through PUT /object.",
+  },
+  {
+    name: "get_object",
+    operationId: "getObject",
+    description: "Read the object stored under `key` (from the public bucket with `public` set " +
+      'to "true"). Text and JSON come back as text, images as image content, other bytes as ' +
+      "an embedded resource (base64).",
+  },
+  {
+    name: "list_objects",
+    operationId: "listObjects",
+    description: "List stored objects in key order, a page at a time: key, size, content " +
+      "type, ETag and upload time of each. Filter with `prefix`; pass the answer's `cursor` " +
+      "to get the next page; `limit` is the page size (1-1000).",
+  },
+];
+
 /**
  * Creates the app over its bindings (pure: tests call `app.request()`). `GET /public/<key>`
  * serves the public bucket itself when it is the local folder, or when it is an S3 bucket and
@@ -62,6 +92,15 @@ export type { Bindings };
  */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const app = createExperimentApp(ROOT, options);
+  // A key or prefix that does not decode is refused, not kept as written (see raw_query.ts).
+  app.use("*", async (c, next) => {
+    const name = undecodableParam(c.req.url, ["key", "prefix"]);
+    if (name !== null) {
+      const message = name === "key" ? OBJECT_MESSAGES.invalidKey : OBJECT_MESSAGES.invalidPrefix;
+      throw new ApiError("INVALID_INPUT", message);
+    }
+    await next();
+  });
   const bucketOf = (isPublic: string | undefined): ObjectBucket =>
     isPublic === "true" ? bindings.PUBLIC_BUCKET : bindings.BUCKET;
   const max = bindings.maxObjectBytes;
@@ -107,6 +146,11 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
 
   // The body is read by readJsonBody (4 KiB cap, "Invalid JSON" whatever the Content-Type):
   // the declaration goes to the registry, the handler is mounted without the body validator.
+  app.openAPIRegistry.registerComponent("securitySchemes", ADMIN_TOKEN_SCHEME, {
+    type: "http",
+    scheme: "bearer",
+    description: "OBJECT_ADMIN_TOKEN, the token that may create signed links",
+  });
   app.openAPIRegistry.registerPath(signRoute);
   app.openapi({ ...signRoute, request: {}, hide: true }, async (c) => {
     const config = signing();
@@ -192,6 +236,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     }
     return serveObject(c, bindings.PUBLIC_BUCKET, key);
   });
+  addMcp(app, ROOT, MCP_TOOLS);
   return app;
 }
 
