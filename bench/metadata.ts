@@ -424,6 +424,19 @@ export const METASCRAPER_WRONG: {
       t.date.some((d) => !page.html.includes(String(new Date(d).getUTCFullYear()))),
   },
   {
+    field: "date",
+    reason:
+      "puts a date in a `publish` class (a related-stories list) before the page's <meta name=date>",
+    applies: (o, t, page) => {
+      const declared = page.html.match(
+        /<meta\s+name=["']?date["']?\s+content=["']([^"']{1,40})["']/i,
+      );
+      return declared !== null && t.date.length > 0 &&
+        o.date.some((d) => same("date", d, declared[1], page)) &&
+        !t.date.some((d) => same("date", d, declared[1], page));
+    },
+  },
+  {
     field: "lang",
     reason: "does not read xml:lang or Content-Language, where the page declares its language",
     applies: (o, t, page) =>

@@ -66,3 +66,13 @@ Deno.test("metascraper wrong: a date stamp is the author; an e-mail loses its '@
     "Tom Mahon, Staff Writer mahont@phillynews.com",
   );
 });
+
+Deno.test("metascraper wrong: a related story's `publishDate` outranks the page's <meta name=date>", async () => {
+  // metascraper tries its "published" rules, `[class*=publish]` among them, before `meta[name=date]`.
+  const html = `<html><head><meta name="date" content="2013-05-14"></head><body>` +
+    `<article><p>Story.</p></article><ul class="related"><li><a href="/other">Other</a>` +
+    `<span class="publishDate">05/28/2013, 9:14 a.m.</span></li></ul></body></html>`;
+  const theirs = await metascraper(html);
+  assert.ok(theirs.date?.startsWith("2013-05-28"), `metascraper: ${theirs.date}`);
+  assert.equal((await extractMetadata(html, URL_)).date, "2013-05-14T00:00:00.000Z");
+});
