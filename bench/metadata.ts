@@ -421,7 +421,8 @@ export const METASCRAPER_WRONG: {
     field: "date",
     reason: "fills in a missing year or day from today's clock (its year is nowhere in the page)",
     applies: (_o, t, page) =>
-      t.date.some((d) => !page.html.includes(String(new Date(d).getUTCFullYear()))),
+      // The year as a word: "\u2026" in a script is not the year 2026.
+      t.date.some((d) => !new RegExp(`\\b${new Date(d).getUTCFullYear()}\\b`).test(page.html)),
   },
   {
     field: "date",
