@@ -61,7 +61,7 @@ export interface CaptureDeps {
   policy: FetchPolicy;
   limits: ScreenshotLimits;
   /** Pages prepared ahead of requests (taken when there is one for this browser). */
-  warm?: WarmPages;
+  warm?: WarmPages<Prepared>;
 }
 
 /** A guarded context with a blank page, ready to navigate (made per capture, or ahead). */
