@@ -4,6 +4,7 @@
  * A cache is an accelerator: callers treat every failure (including a timeout) as a miss.
  */
 import type { Redis } from "@upstash/redis";
+import { LRUCache } from "lru-cache";
 import { ConfigError, type Env } from "../contract/config.ts";
 import { onFirstUse } from "../contract/lazy.ts";
 import { logEvent } from "../contract/log.ts";
@@ -32,17 +33,21 @@ export const DEFAULT_CACHE_TIMEOUT_MS = 300;
 
 interface MemoryEntry {
   value: string;
-  /** `performance.now()` after which the entry is gone. */
+  /** `now()` after which the entry is gone. */
   expires: number;
 }
 
 /**
- * A bounded LRU in process memory: a `Map` keeps insertion order, so a hit re-inserts its
- * entry at the end and an insert past the bound evicts the first (least recently used) one.
+ * A bounded LRU in process memory: `lru-cache` keeps the order and the bound (an insert past it
+ * evicts the least recently used entry); each entry carries its own expiry, checked against the
+ * injected clock here (lru-cache's own TTL would keep an entry at exactly its TTL and takes a
+ * start time of 0 for "no TTL", which a fake clock starting at 0 gives). A read is on the
+ * link-shortener's hot path: measured in-process with 10,000 entries (2026-11-26, 3 runs of 5
+ * rounds of 2 million hits, median, load average 12-16), a hit took 0.85-1.18x the time of the
+ * `Map` this class used before (which re-inserted every hit): the same within the noise.
  */
 export class MemoryCache implements Cache {
-  readonly #entries = new Map<string, MemoryEntry>();
-  readonly #maxEntries: number;
+  readonly #entries: LRUCache<string, MemoryEntry>;
   readonly #now: () => number;
 
   /** `maxEntries` bounds memory; `now` is the clock in ms (tests pass a fake one). */
@@ -50,7 +55,7 @@ export class MemoryCache implements Cache {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
       throw new RangeError("maxEntries must be a positive integer");
     }
-    this.#maxEntries = maxEntries;
+    this.#entries = new LRUCache({ max: maxEntries });
     this.#now = now;
   }
 
@@ -63,9 +68,10 @@ export class MemoryCache implements Cache {
   getSync(key: string): string | null {
     const entry = this.#entries.get(key);
     if (entry === undefined) return null;
-    this.#entries.delete(key);
-    if (entry.expires <= this.#now()) return null;
-    this.#entries.set(key, entry);
+    if (entry.expires <= this.#now()) {
+      this.#entries.delete(key);
+      return null;
+    }
     return entry.value;
   }
 
@@ -76,11 +82,7 @@ export class MemoryCache implements Cache {
 
   /** See {@link Cache.set}. */
   set(key: string, value: string, ttlMs: number): Promise<void> {
-    this.#entries.delete(key);
     this.#entries.set(key, { value, expires: this.#now() + Math.max(1, ttlMs) });
-    if (this.#entries.size > this.#maxEntries) {
-      this.#entries.delete(this.#entries.keys().next().value!);
-    }
     return Promise.resolve();
   }
 
