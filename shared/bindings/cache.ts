@@ -4,7 +4,7 @@
  * A cache is an accelerator: callers treat every failure (including a timeout) as a miss.
  */
 import type { Redis } from "@upstash/redis";
-import { LRUCache } from "lru-cache";
+import type { LRUCache } from "lru-cache";
 import { ConfigError, type Env } from "../contract/config.ts";
 import { onFirstUse } from "../contract/lazy.ts";
 import { logEvent } from "../contract/log.ts";
@@ -31,6 +31,13 @@ export const DEFAULT_MEMORY_ENTRIES = 10_000;
 /** Default time limit of one remote cache call (ms). */
 export const DEFAULT_CACHE_TIMEOUT_MS = 300;
 
+/**
+ * `lru-cache`, loaded by the first `set`: it imports `node:diagnostics_channel`, and the first
+ * `node:` import loads Deno's Node compatibility layer, which the link-shortener's start-up and
+ * `GET /` do without (docs/build.md).
+ */
+const loadLru = onFirstUse(() => import("lru-cache"));
+
 interface MemoryEntry {
   value: string;
   /** `now()` after which the entry is gone. */
@@ -47,7 +54,9 @@ interface MemoryEntry {
  * `Map` this class used before (which re-inserted every hit): the same within the noise.
  */
 export class MemoryCache implements Cache {
-  readonly #entries: LRUCache<string, MemoryEntry>;
+  /** Made by the first `set` (until then the cache is empty): see {@link loadLru}. */
+  #entries: LRUCache<string, MemoryEntry> | null = null;
+  readonly #maxEntries: number;
   readonly #now: () => number;
 
   /** `maxEntries` bounds memory; `now` is the clock in ms (tests pass a fake one). */
@@ -55,21 +64,21 @@ export class MemoryCache implements Cache {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
       throw new RangeError("maxEntries must be a positive integer");
     }
-    this.#entries = new LRUCache({ max: maxEntries });
+    this.#maxEntries = maxEntries;
     this.#now = now;
   }
 
   /** Entries held now, expired ones included until they are touched or evicted. */
   get size(): number {
-    return this.#entries.size;
+    return this.#entries?.size ?? 0;
   }
 
   /** The live value under `key`, refreshed as most recently used. */
   getSync(key: string): string | null {
-    const entry = this.#entries.get(key);
+    const entry = this.#entries?.get(key);
     if (entry === undefined) return null;
     if (entry.expires <= this.#now()) {
-      this.#entries.delete(key);
+      this.#entries!.delete(key);
       return null;
     }
     return entry.value;
@@ -81,14 +90,15 @@ export class MemoryCache implements Cache {
   }
 
   /** See {@link Cache.set}. */
-  set(key: string, value: string, ttlMs: number): Promise<void> {
-    this.#entries.set(key, { value, expires: this.#now() + Math.max(1, ttlMs) });
-    return Promise.resolve();
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    const expires = this.#now() + Math.max(1, ttlMs);
+    this.#entries ??= new (await loadLru()).LRUCache({ max: this.#maxEntries });
+    this.#entries.set(key, { value, expires });
   }
 
   /** See {@link Cache.delete}. */
   delete(key: string): Promise<void> {
-    this.#entries.delete(key);
+    this.#entries?.delete(key);
     return Promise.resolve();
   }
 }
