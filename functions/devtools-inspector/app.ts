@@ -22,6 +22,8 @@ export { ROOT };
 export interface Bindings {
   /** Where outbound fetches may go, and their limits. */
   fetchPolicy: FetchPolicy;
+  /** The clock a certificate's days left are counted from (ms); tests inject one. */
+  now?: () => number;
 }
 
 /** `GET /inspect`: the route declaration (request and response schemas). */
@@ -31,7 +33,8 @@ export const inspectRoute = createRoute({
   summary: "What the network tab and a security-header audit would show for a URL",
   description: "Fetches the URL (following redirects by hand) and reports each redirect hop, " +
     "phase timings, the HTTP version, response headers, cookies (never their values), caching " +
-    "with a verdict, compression, a security audit scored as the MDN HTTP Observatory scores " +
+    "with a verdict, compression, the TLS certificate, protocol and cipher, a security audit " +
+    "scored as the MDN HTTP Observatory scores " +
     "(checks, score, grade) and statistics of the HTML page. An upstream error status is still " +
     "a 200 answer whose `status` says so; a body that is not HTML has `page: null`.",
   request: { query: UrlQuery },
@@ -47,7 +50,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   app.openapi(inspectRoute, async (c) => {
     const { url } = c.req.valid("query");
     const { inspectUrl } = await loadInspector();
-    return c.json(await inspectUrl(url, bindings.fetchPolicy), 200);
+    return c.json(await inspectUrl(url, bindings.fetchPolicy, bindings.now), 200);
   });
   return app;
 }

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import {
   bindingsFromEnv,
   DEFAULT_MAX_OBJECT_BYTES,
+  signingFromEnv,
 } from "../../functions/object-storage/config.ts";
 import { FsBucket } from "../../shared/bindings/bucket/fs.ts";
 import { LazyS3Bucket } from "../../shared/bindings/bucket/lazy_s3.ts";
@@ -49,4 +50,22 @@ Deno.test("malformed values are one-line ConfigErrors naming the variable", asyn
       return true;
     });
   }
+});
+
+Deno.test("signing: both secrets turn it on, one alone leaves it off, short ones stop start-up", async () => {
+  const key = "k".repeat(32);
+  const token = "t".repeat(16);
+  assert.equal(await signingFromEnv(new Env({})), undefined);
+  assert.equal(await signingFromEnv(new Env({ OBJECT_SIGNING_KEY: key })), undefined);
+  assert.equal(await signingFromEnv(new Env({ OBJECT_ADMIN_TOKEN: token })), undefined);
+  const on = await signingFromEnv(new Env({ OBJECT_SIGNING_KEY: key, OBJECT_ADMIN_TOKEN: token }));
+  assert.equal(on?.key.algorithm.name, "HMAC");
+  await assert.rejects(
+    signingFromEnv(new Env({ OBJECT_SIGNING_KEY: "short", OBJECT_ADMIN_TOKEN: token })),
+    (e: Error) => e instanceof ConfigError && e.message.includes("OBJECT_SIGNING_KEY"),
+  );
+  await assert.rejects(
+    signingFromEnv(new Env({ OBJECT_SIGNING_KEY: key, OBJECT_ADMIN_TOKEN: "short" })),
+    (e: Error) => e instanceof ConfigError && e.message.includes("OBJECT_ADMIN_TOKEN"),
+  );
 });
