@@ -25,6 +25,11 @@ export { ROOT };
 export interface Bindings {
   /** Where outbound fetches may go, and their limits. */
   fetchPolicy: FetchPolicy;
+  /**
+   * Milliseconds a page's parse and analysis may take (`ANALYSIS_BUDGET_MS`, default 10,000);
+   * past it, 502 PARSE_ERROR naming the bound.
+   */
+  analysisBudgetMs?: number;
 }
 
 /** `GET /analyze`: the route declaration (request and response schemas). */
@@ -49,7 +54,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   app.openapi(analyzeRoute, async (c) => {
     const { url } = c.req.valid("query");
     const { analyzeUrl } = await loadAnalyzer();
-    return c.json(await analyzeUrl(url, bindings.fetchPolicy), 200);
+    return c.json(await analyzeUrl(url, bindings.fetchPolicy, bindings.analysisBudgetMs), 200);
   });
   return app;
 }

@@ -35,6 +35,7 @@ import {
   signRoute,
   uploadRoute,
 } from "./routes.ts";
+import { undecodableParam } from "./raw_query.ts";
 import { readJsonBody } from "../../shared/contract/validation.ts";
 import {
   isAdmin,
@@ -62,6 +63,15 @@ export type { Bindings };
  */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const app = createExperimentApp(ROOT, options);
+  // A key or prefix that does not decode is refused, not kept as written (see raw_query.ts).
+  app.use("*", async (c, next) => {
+    const name = undecodableParam(c.req.url, ["key", "prefix"]);
+    if (name !== null) {
+      const message = name === "key" ? OBJECT_MESSAGES.invalidKey : OBJECT_MESSAGES.invalidPrefix;
+      throw new ApiError("INVALID_INPUT", message);
+    }
+    await next();
+  });
   const bucketOf = (isPublic: string | undefined): ObjectBucket =>
     isPublic === "true" ? bindings.PUBLIC_BUCKET : bindings.BUCKET;
   const max = bindings.maxObjectBytes;

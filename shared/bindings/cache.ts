@@ -4,7 +4,6 @@
  * A cache is an accelerator: callers treat every failure (including a timeout) as a miss.
  */
 import type { Redis } from "@upstash/redis";
-import type { LRUCache } from "lru-cache";
 import { ConfigError, type Env } from "../contract/config.ts";
 import { onFirstUse } from "../contract/lazy.ts";
 import { logEvent } from "../contract/log.ts";
@@ -16,6 +15,12 @@ export interface Cache {
   get(key: string): Promise<string | null>;
   /** Stores `value` under `key` for `ttlMs` milliseconds (at least 1). */
   set(key: string, value: string, ttlMs: number): Promise<void>;
+  /**
+   * Stores `value` under `key` for `ttlMs` only when `key` holds nothing (Redis `SET NX`):
+   * resolves true when it stored it. A filler that read old data cannot overwrite a marker a
+   * writer left meanwhile.
+   */
+  add(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Removes `key` (absent keys are fine). */
   delete(key: string): Promise<void>;
   /**
@@ -31,31 +36,24 @@ export const DEFAULT_MEMORY_ENTRIES = 10_000;
 /** Default time limit of one remote cache call (ms). */
 export const DEFAULT_CACHE_TIMEOUT_MS = 300;
 
-/**
- * `lru-cache`, loaded by the first `set`: it imports `node:diagnostics_channel`, and the first
- * `node:` import loads Deno's Node compatibility layer, which the link-shortener's start-up and
- * `GET /` do without (docs/build.md).
- */
-const loadLru = onFirstUse(() => import("lru-cache"));
-
 interface MemoryEntry {
   value: string;
-  /** `now()` after which the entry is gone. */
+  /** `performance.now()` after which the entry is gone. */
   expires: number;
 }
 
 /**
- * A bounded LRU in process memory: `lru-cache` keeps the order and the bound (an insert past it
- * evicts the least recently used entry); each entry carries its own expiry, checked against the
- * injected clock here (lru-cache's own TTL would keep an entry at exactly its TTL and takes a
- * start time of 0 for "no TTL", which a fake clock starting at 0 gives). A read is on the
- * link-shortener's hot path: measured in-process with 10,000 entries (2026-11-26, 3 runs of 5
- * rounds of 2 million hits, median, load average 12-16), a hit took 0.85-1.18x the time of the
- * `Map` this class used before (which re-inserted every hit): the same within the noise.
+ * A bounded LRU in process memory: a `Map` keeps insertion order, so a hit re-inserts its
+ * entry at the end and an insert past the bound evicts the first (least recently used) one.
+ *
+ * Not `lru-cache` (the screenshot's repeat cache uses it): it imports `node:diagnostics_channel`,
+ * so building this cache at the link-shortener's start-up would load Deno's Node compatibility
+ * layer there (100-230 ms to import it on this loaded machine, 2026-11-26, against 20-80 ms for
+ * hono), and loading it on first write would make `set` asynchronous where callers write and
+ * read in one tick. A hit measured the same either way (0.85-1.18x, in-process, 10,000 entries).
  */
 export class MemoryCache implements Cache {
-  /** Made by the first `set` (until then the cache is empty): see {@link loadLru}. */
-  #entries: LRUCache<string, MemoryEntry> | null = null;
+  readonly #entries = new Map<string, MemoryEntry>();
   readonly #maxEntries: number;
   readonly #now: () => number;
 
@@ -70,17 +68,16 @@ export class MemoryCache implements Cache {
 
   /** Entries held now, expired ones included until they are touched or evicted. */
   get size(): number {
-    return this.#entries?.size ?? 0;
+    return this.#entries.size;
   }
 
   /** The live value under `key`, refreshed as most recently used. */
   getSync(key: string): string | null {
-    const entry = this.#entries?.get(key);
+    const entry = this.#entries.get(key);
     if (entry === undefined) return null;
-    if (entry.expires <= this.#now()) {
-      this.#entries!.delete(key);
-      return null;
-    }
+    this.#entries.delete(key);
+    if (entry.expires <= this.#now()) return null;
+    this.#entries.set(key, entry);
     return entry.value;
   }
 
@@ -90,15 +87,25 @@ export class MemoryCache implements Cache {
   }
 
   /** See {@link Cache.set}. */
-  async set(key: string, value: string, ttlMs: number): Promise<void> {
-    const expires = this.#now() + Math.max(1, ttlMs);
-    this.#entries ??= new (await loadLru()).LRUCache({ max: this.#maxEntries });
-    this.#entries.set(key, { value, expires });
+  set(key: string, value: string, ttlMs: number): Promise<void> {
+    this.#entries.delete(key);
+    this.#entries.set(key, { value, expires: this.#now() + Math.max(1, ttlMs) });
+    if (this.#entries.size > this.#maxEntries) {
+      this.#entries.delete(this.#entries.keys().next().value!);
+    }
+    return Promise.resolve();
+  }
+
+  /** See {@link Cache.add}. */
+  add(key: string, value: string, ttlMs: number): Promise<boolean> {
+    const entry = this.#entries.get(key);
+    if (entry !== undefined && entry.expires > this.#now()) return Promise.resolve(false);
+    return this.set(key, value, ttlMs).then(() => true);
   }
 
   /** See {@link Cache.delete}. */
   delete(key: string): Promise<void> {
-    this.#entries?.delete(key);
+    this.#entries.delete(key);
     return Promise.resolve();
   }
 }
@@ -165,6 +172,13 @@ export class UpstashCache implements Cache {
     const ms = Math.max(1, Math.ceil(ttlMs));
     if (ms % 1000 === 0) await redis.set(key, value, { ex: ms / 1000 });
     else await redis.set(key, value, { px: ms });
+  }
+
+  /** See {@link Cache.add}: `SET key value NX PX ttl`. */
+  async add(key: string, value: string, ttlMs: number): Promise<boolean> {
+    const redis = await this.redis();
+    const stored = await redis.set(key, value, { nx: true, px: Math.max(1, Math.ceil(ttlMs)) });
+    return stored !== null;
   }
 
   /** See {@link Cache.delete}. */
@@ -289,6 +303,11 @@ export class BreakerCache implements Cache {
   /** See {@link Cache.set}. */
   set(key: string, value: string, ttlMs: number): Promise<void> {
     return this.#call("set", () => this.#inner.set(key, value, ttlMs));
+  }
+
+  /** See {@link Cache.add}. */
+  add(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return this.#call("add", () => this.#inner.add(key, value, ttlMs));
   }
 
   /** See {@link Cache.delete}. */

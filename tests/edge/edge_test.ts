@@ -342,6 +342,23 @@ const CASES: EdgeCase[] = [
     },
   },
   {
+    name: "link-shortener: no DB_URL in a deployment: DATABASE_ERROR naming it",
+    slug: "link-shortener",
+    async run(s) {
+      await withBundle(s, this.slug, {}, async (p) => {
+        await assertRoot(p, this.slug);
+        const res = await fetch(`${p.origin}/shorten`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ url: "https://example.com/" }),
+        });
+        const body = await res.clone().json();
+        await assertError(res, 500, "DATABASE_ERROR");
+        assert.match(body.error, /set DB_URL/);
+      });
+    },
+  },
+  {
     name: "link-shortener: cache unreachable at start-up (redirects from the database)",
     slug: "link-shortener",
     async run(s) {
@@ -433,6 +450,19 @@ const CASES: EdgeCase[] = [
         const res = await fetch(`${p.origin}/object?key=a.txt`, { method: "PUT", body: "x" });
         await assertError(res, 500, "STORAGE_ERROR");
         await assertError(await fetch(`${p.origin}/object?key=a.txt`), 500, "STORAGE_ERROR");
+      });
+    },
+  },
+  {
+    name: "object-storage: no S3 in a deployment: STORAGE_ERROR naming the variables",
+    slug: "object-storage",
+    async run(s) {
+      await withBundle(s, this.slug, {}, async (p) => {
+        await assertRoot(p, this.slug);
+        const res = await fetch(`${p.origin}/object?key=a.txt`, { method: "PUT", body: "x" });
+        const body = await res.clone().json();
+        await assertError(res, 500, "STORAGE_ERROR");
+        assert.match(body.error, /set S3_ENDPOINT/);
       });
     },
   },

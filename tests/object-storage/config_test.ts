@@ -69,3 +69,31 @@ Deno.test("signing: both secrets turn it on, one alone leaves it off, short ones
     (e: Error) => e instanceof ConfigError && e.message.includes("OBJECT_ADMIN_TOKEN"),
   );
 });
+
+Deno.test("a deployment without S3 or DATA_DIR answers STORAGE_ERROR naming the variables and writes nothing", async () => {
+  const { createApp } = await import("../../functions/object-storage/app.ts");
+  const dir = await Deno.makeTempDir();
+  const cwd = Deno.cwd();
+  try {
+    Deno.chdir(dir); // where the folder default would write
+    const b = await bindingsFromEnv(new Env({}, true));
+    const app = createApp(b, { log: () => {} });
+    const put = await app.request("/object?key=a.txt", { method: "PUT", body: "hello" });
+    assert.equal(put.status, 500);
+    const body = await put.json();
+    assert.equal(body.code, "STORAGE_ERROR");
+    assert.match(body.error, /set S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/);
+    const get = await app.request("/object?key=a.txt");
+    assert.equal(get.status, 500);
+    assert.deepEqual([...Deno.readDirSync(dir)], [], "nothing written");
+    // An explicit folder is the user's choice: it works in a deployment too.
+    const chosen = await bindingsFromEnv(new Env({ DATA_DIR: `${dir}/data` }, true));
+    assert.ok(chosen.BUCKET instanceof FsBucket);
+    const stored = await createApp(chosen, { log: () => {} })
+      .request("/object?key=a.txt", { method: "PUT", body: "hello" });
+    assert.equal(stored.status, 200);
+  } finally {
+    Deno.chdir(cwd);
+    await Deno.remove(dir, { recursive: true });
+  }
+});
