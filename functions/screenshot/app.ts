@@ -9,6 +9,7 @@ import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { isPublicHost } from "../../shared/net/address.ts";
 import type { BrowserBinding } from "../../shared/bindings/browser/mod.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
+import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { errorResponses } from "../../shared/contract/openapi.ts";
 import { type FetchPolicy, privateHostError } from "../../shared/net/safe_fetch.ts";
 import { DEFAULT_LIMITS, DEFAULT_QUALITY, type ScreenshotLimits } from "./limits.ts";
@@ -49,6 +50,7 @@ export const CACHE_HEADER = "X-Screenshot-Cache";
 
 const screenshotRoute = createRoute({
   method: "get",
+  operationId: "capturePage",
   path: "/screenshot",
   summary: "Screenshot a web page",
   description: "Loads the page in a fresh incognito browser context (default viewport " +
@@ -76,6 +78,22 @@ const screenshotRoute = createRoute({
     ...errorResponses("INVALID_URL", "INVALID_INPUT", "SCREENSHOT_ERROR"),
   },
 });
+
+/** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
+export const MCP_TOOLS: McpTool[] = [
+  {
+    name: "screenshot_page",
+    operationId: "capturePage",
+    description:
+      "Load a public web page in a headless browser and return a screenshot as an image " +
+      "(PNG by default; JPEG or WebP with `format`). Options: viewport " +
+      "`width`/`height`, `fullPage`, `deviceScaleFactor`, `colorScheme`, " +
+      "`reducedMotion`, a CSS `selector` to capture one element, `waitFor` " +
+      "(milliseconds or a selector). Use it to see how a page looks. Takes an absolute " +
+      "http(s) URL; private and loopback addresses are refused, also for everything the " +
+      "page loads.",
+  },
+];
 
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
@@ -188,5 +206,6 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     cache.set(key, entry);
     return respond(entry, false);
   });
+  addMcp(app, ROOT, MCP_TOOLS);
   return app;
 }

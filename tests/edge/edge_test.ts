@@ -125,6 +125,23 @@ const CASES: EdgeCase[] = [
             x.src?.replace("{origin}", s.fixtures.origin) ?? null
           ),
         );
+        // The MCP endpoint loads its SDK from the bundle's chunks, under the edge permissions.
+        const call = await fetch(`${p.origin}/mcp`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/call",
+            params: { name: "analyze_page", arguments: { url: page } },
+          }),
+        });
+        const answer = await call.json();
+        assert.equal(call.status, 200, JSON.stringify(answer));
+        assert.equal(answer.result.structuredContent.finalUrl, page);
         // The guard holds in the bundle too: a loopback URL is refused without the override.
       });
       await withBundle(s, this.slug, {}, async (p) => {
