@@ -12,6 +12,7 @@ import {
   type ExperimentOptions,
 } from "../../shared/contract/app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
+import { Admission, admitted } from "../../shared/contract/admission.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { MODEL_HEADER } from "../../shared/contract/middleware.ts";
@@ -33,6 +34,8 @@ export { ROOT };
 export interface Bindings {
   /** Where outbound fetches may go, and their limits. */
   fetchPolicy: FetchPolicy;
+  /** Page requests at once and waiting (default: DEFAULT_PAGE_ADMISSION). */
+  admission?: Admission;
   /** The text-generation model. */
   AI: AI;
 }
@@ -60,17 +63,21 @@ const summaryRoute = createRoute({
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const app = createExperimentApp(ROOT, options);
+  const pages = bindings.admission ?? new Admission();
   app.openapi(summaryRoute, async (c) => {
     const { url } = c.req.valid("query");
-    const page = await safeFetch(url, bindings.fetchPolicy, { errorCode: "FETCH_OR_AI_ERROR" });
-    if (page.status >= 400) {
-      throw new ApiError(
-        "FETCH_OR_AI_ERROR",
-        `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
-      );
-    }
-    const { pageText } = await loadReader();
-    const { title, text } = await pageText(page);
+    // The page and its tree are what take memory; the model call after them runs unqueued.
+    const { title, text } = await admitted(c, pages, "FETCH_OR_AI_ERROR", async () => {
+      const page = await safeFetch(url, bindings.fetchPolicy, { errorCode: "FETCH_OR_AI_ERROR" });
+      if (page.status >= 400) {
+        throw new ApiError(
+          "FETCH_OR_AI_ERROR",
+          `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
+        );
+      }
+      const { pageText } = await loadReader();
+      return await pageText(page);
+    });
     const body = truncateText(text.trim());
     if (body === "") return c.json({ title, summary: NO_CONTENT_SUMMARY }, 200);
     const { summary, model } = await generateSummary(bindings.AI, summaryMessages(title, body));

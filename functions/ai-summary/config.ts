@@ -1,5 +1,6 @@
 /** ai-summary's bindings from the environment (what main.ts serves). */
 import { aiFromEnv } from "../../shared/bindings/ai/mod.ts";
+import { Admission, admissionFromEnv } from "../../shared/contract/admission.ts";
 import type { Env } from "../../shared/contract/config.ts";
 import { fetchPolicyFromEnv } from "../../shared/net/fetch_policy.ts";
 import type { Bindings } from "./app.ts";
@@ -7,7 +8,11 @@ import type { Bindings } from "./app.ts";
 /** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
 export const DEFAULT_PORT = 8004;
 
-/** The fetch policy and the `AI` binding. */
+/** The fetch policy, page admission (`PAGE_*`) and the `AI` binding. */
 export function bindingsFromEnv(env: Env): Bindings {
-  return { fetchPolicy: fetchPolicyFromEnv(env), AI: aiFromEnv(env) };
+  return {
+    fetchPolicy: fetchPolicyFromEnv(env),
+    admission: new Admission(admissionFromEnv(env)),
+    AI: aiFromEnv(env),
+  };
 }
