@@ -15,13 +15,13 @@
  * same one query through the same web client. Pairs alternate order each round after a
  * warm-up round; figures are medians.
  *
- * Burst: each page route's bundle started alone, then 8 (and 64) requests kept in flight on
- * the same page for a number of rounds, its RSS sampled every 20 ms from /proc. Every answer
- * must be 200 or the route's "busy" error (a request past the admission queue); a process
- * that dies, or any other status, fails the row.
+ * Burst: each page route's bundle started alone, then rounds of 8 (and 64) requests at once
+ * on the same page, its RSS sampled every 20 ms from /proc. Every answer must be 200 or the
+ * route's 502 contract error (busy: past the admission queue; or the page over a budget); a
+ * process that dies, a 500 or a dropped connection fails the row.
  *
  * `BENCH_QUICK=1`: fewer rounds. Run alone: `deno run -A --config bench/deno.json
- * bench/cold_path.ts [first|burst]`.
+ * bench/cold_path.ts [first|burst] [slug…]`.
  */
 import { fileURLToPath } from "node:url";
 import {
@@ -63,13 +63,18 @@ const PAGE_ROUTES = [
   { slug: "ai-summary", path: "/summary" },
 ] as const;
 
-/** The largest real page of htmlparser-benchmark (a news article page). */
+/**
+ * The page: the largest real page of htmlparser-benchmark (a 387 KiB DailyTech news article),
+ * or the one whose file name starts with `BENCH_PAGE`.
+ */
 export function newsPage(): { name: string; html: Uint8Array } {
   const dir = fileURLToPath(import.meta.resolve("htmlparser-benchmark/files/"));
-  const [largest] = [...Deno.readDirSync(dir)].filter((e) => e.isFile)
+  const wanted = Deno.env.get("BENCH_PAGE") ?? "";
+  const [page] = [...Deno.readDirSync(dir)].filter((e) => e.isFile && e.name.startsWith(wanted))
     .map((e) => ({ name: e.name, size: Deno.statSync(`${dir}/${e.name}`).size }))
     .sort((a, b) => b.size - a.size || a.name.localeCompare(b.name));
-  return { name: largest.name, html: Deno.readFileSync(`${dir}/${largest.name}`) };
+  if (!page) throw new Error(`no htmlparser-benchmark page starts with ${wanted}`);
+  return { name: page.name, html: Deno.readFileSync(`${dir}/${page.name}`) };
 }
 
 /** Bundles a bench fixture into `dir` with the build's `deno bundle` flags; returns its file. */
@@ -221,14 +226,21 @@ async function shortenerDatabase(dir: string, shortener: string) {
 }
 
 /** The first-answer rows: four page routes and the shortener's first redirect. */
-async function measureFirst(dir: string, pageUrl: string, pageNote: string): Promise<BenchRow[]> {
-  const slugs = [...PAGE_ROUTES.map((r) => r.slug), "link-shortener"];
+async function measureFirst(
+  dir: string,
+  pageUrl: string,
+  pageNote: string,
+  only?: readonly string[],
+): Promise<BenchRow[]> {
+  const routes = PAGE_ROUTES.filter((r) => !only || only.includes(r.slug));
+  const shortener = !only || only.includes("link-shortener");
+  const slugs = [...routes.map((r) => r.slug), ...(shortener ? ["link-shortener"] : [])];
   await build(slugs, new URL(`file://${dir}/`));
   const fetchBaseline = await bundleFixture(dir, "bench/fixtures/fetch_passthrough.ts");
   const dbBaseline = await bundleFixture(dir, "bench/fixtures/db_query_server.ts");
   const query = `?url=${encodeURIComponent(pageUrl)}`;
   const pageEnv = { ALLOW_PRIVATE_NETWORKS: "true" };
-  const pagePairs: Pair[] = PAGE_ROUTES.map((r) => ({
+  const pagePairs: Pair[] = routes.map((r) => ({
     label: `GET ${r.path} (${r.slug})`,
     file: `${r.slug}.js`,
     baseline: fetchBaseline,
@@ -244,20 +256,25 @@ async function measureFirst(dir: string, pageUrl: string, pageNote: string): Pro
       `(Deno.serve + shared safeFetch of the same page, no parsing; order alternating), after ` +
       `a warm-up; bundles alone in an empty folder, edge permissions; ${pageNote}`,
   );
+  if (!shortener) return rows;
   const { hrana, code } = await shortenerDatabase(dir, "link-shortener.js");
   try {
     rows.push(
-      ...await measurePairs(dir, [{
-        label: "GET /<code> (link-shortener), remote database",
-        file: "link-shortener.js",
-        baseline: dbBaseline,
-        env: { DB_URL: hrana.url },
-        path: `/${code}`,
-        expect: 302,
-      }], `median of ${ROUNDS} starts each, paired with a start of the bundled bare server ` +
-        `making the same one query (Deno.serve + @libsql/client/web; order alternating), after ` +
-        `a warm-up; database: tests/support/hrana_server.ts on loopback (Hrana over HTTP), ` +
-        `cache: the embedded one (empty at start, so the lookup reads the database)`),
+      ...await measurePairs(
+        dir,
+        [{
+          label: "GET /<code> (link-shortener), remote database",
+          file: "link-shortener.js",
+          baseline: dbBaseline,
+          env: { DB_URL: hrana.url },
+          path: `/${code}`,
+          expect: 302,
+        }],
+        `median of ${ROUNDS} starts each, paired with a start of the bundled bare server ` +
+          `making the same one query (Deno.serve + @libsql/client/web; order alternating), after ` +
+          `a warm-up; database: tests/support/hrana_server.ts on loopback (Hrana over HTTP), ` +
+          `cache: the embedded one (empty at start, so the lookup reads the database)`,
+      ),
     );
   } finally {
     await hrana.close();
@@ -265,8 +282,11 @@ async function measureFirst(dir: string, pageUrl: string, pageNote: string): Pro
   return rows;
 }
 
-/** Answers of one burst level, by status. */
-type Statuses = Map<number, number>;
+/** Answers of one burst level, by status (and busy or not). */
+type Statuses = Map<string, number>;
+
+/** The page routes' contract errors (502). */
+const ROUTE_ERRORS = ["FETCH_ERROR", "PARSE_ERROR", "FETCH_OR_AI_ERROR"];
 
 /** `rounds` rounds of `inFlight` requests at once; resolves with the count per status. */
 async function burst(url: string, inFlight: number, rounds: number): Promise<Statuses> {
@@ -276,10 +296,12 @@ async function burst(url: string, inFlight: number, rounds: number): Promise<Sta
       Array.from({ length: inFlight }, async () => {
         const res = await fetch(url);
         const body = await res.text();
-        if (res.status !== 200 && !/busy/i.test(body)) {
-          throw new Error(`${res.status} ${body.slice(0, 200)}`);
-        }
-        return res.status;
+        if (res.status === 200) return "200";
+        // The route's own contract error (busy, or a page over the reader's budget) is an
+        // answer; a 500, a bare error or a dropped connection is not.
+        const code = res.status === 502 ? JSON.parse(body).code : undefined;
+        if (!ROUTE_ERRORS.includes(code)) throw new Error(`${res.status} ${body.slice(0, 200)}`);
+        return `${res.status} ${/^Busy:/.test(JSON.parse(body).error) ? "busy" : code}`;
       }),
     );
     for (const s of answers) statuses.set(s, (statuses.get(s) ?? 0) + 1);
@@ -288,10 +310,16 @@ async function burst(url: string, inFlight: number, rounds: number): Promise<Sta
 }
 
 /** The burst rows: peak RSS with 8 and 64 requests in flight, per page route. */
-async function measureBurst(dir: string, pageUrl: string, pageNote: string): Promise<BenchRow[]> {
-  await build(PAGE_ROUTES.map((r) => r.slug), new URL(`file://${dir}/`));
+async function measureBurst(
+  dir: string,
+  pageUrl: string,
+  pageNote: string,
+  only?: readonly string[],
+): Promise<BenchRow[]> {
+  const routes = PAGE_ROUTES.filter((r) => !only || only.includes(r.slug));
+  await build(routes.map((r) => r.slug), new URL(`file://${dir}/`));
   const rows: BenchRow[] = [];
-  for (const route of PAGE_ROUTES) {
+  for (const route of routes) {
     for (const level of BURSTS) {
       const measure = `GET ${route.path} (${route.slug}): peak RSS with ${level.inFlight} ` +
         `requests in flight`;
@@ -306,10 +334,10 @@ async function measureBurst(dir: string, pageUrl: string, pageNote: string): Pro
         const peak = await peakRss(server.pid, async () => {
           statuses = await burst(url, level.inFlight, BURST_ROUNDS);
         });
-        const alive = (await Promise.race([
+        const alive = await Promise.race([
           server.child.status.then(() => false),
           new Promise<boolean>((r) => setTimeout(() => r(true), 50)),
-        ]));
+        ]);
         if (!alive) throw new Error("the server died");
         const mib = peak / MiB;
         const counts = [...statuses].map(([s, n]) => `${n}× ${s}`).join(", ");
@@ -324,7 +352,7 @@ async function measureBurst(dir: string, pageUrl: string, pageNote: string): Pro
           note: `${BURST_ROUNDS} rounds of ${level.inFlight} requests at once on the same page ` +
             `(${pageNote}); bundle started alone under the edge permissions; RSS sampled every ` +
             `20 ms from /proc, ${(idle / MiB).toFixed(0)} MiB idle after start; answers: ` +
-            `${counts} (any other than 200 or the busy error fails the row)`,
+            `${counts} (a 500, another status or a dropped connection fails the row)`,
         });
       } catch (err) {
         rows.push(errorRow(measure, err));
@@ -336,8 +364,14 @@ async function measureBurst(dir: string, pageUrl: string, pageNote: string): Pro
   return rows;
 }
 
-/** Runs the parts named (`first`, `burst`; both by default). */
-export async function measure(parts: readonly string[] = ["first", "burst"]): Promise<BenchRow[]> {
+/**
+ * Runs the parts named (`first`, `burst`; both by default), for the experiments named (all by
+ * default).
+ */
+export async function measure(
+  parts: readonly string[] = ["first", "burst"],
+  only?: readonly string[],
+): Promise<BenchRow[]> {
   const dir = await Deno.makeTempDir({ prefix: "bench_cold_path_" });
   const page = newsPage();
   let pageServer: ChildServer | undefined;
@@ -353,12 +387,12 @@ export async function measure(parts: readonly string[] = ["first", "burst"]): Pr
     if (parts.includes("first")) {
       const bundles = `${dir}/first`;
       await Deno.mkdir(bundles);
-      rows.push(...await measureFirst(bundles, pageUrl, pageNote));
+      rows.push(...await measureFirst(bundles, pageUrl, pageNote, only));
     }
     if (parts.includes("burst")) {
       const bundles = `${dir}/burst`;
       await Deno.mkdir(bundles);
-      rows.push(...await measureBurst(bundles, pageUrl, pageNote));
+      rows.push(...await measureBurst(bundles, pageUrl, pageNote, only));
     }
     return rows;
   } finally {
@@ -373,6 +407,11 @@ export function run(): Promise<BenchRow[]> {
 }
 
 if (import.meta.main) {
-  const rows = await measure(Deno.args.length > 0 ? Deno.args : undefined);
+  const parts: string[] = Deno.args.filter((a) => a === "first" || a === "burst");
+  const slugs = Deno.args.filter((a) => !parts.includes(a));
+  const rows = await measure(
+    parts.length > 0 ? parts : undefined,
+    slugs.length > 0 ? slugs : undefined,
+  );
   console.log(`${formatTable(rows)}\n\n${formatNotes(rows)}`);
 }
