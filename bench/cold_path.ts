@@ -21,7 +21,7 @@
  * process that dies, a 500 or a dropped connection fails the row.
  *
  * `BENCH_QUICK=1`: fewer rounds. Run alone: `deno run -A --config bench/deno.json
- * bench/cold_path.ts [first|burst] [slug…]`.
+ * bench/cold_path.ts [first|burst] [slug…] [--page=<file name prefix>]`.
  */
 import { fileURLToPath } from "node:url";
 import {
@@ -65,11 +65,11 @@ const PAGE_ROUTES = [
 
 /**
  * The page: the largest real page of htmlparser-benchmark (a 387 KiB DailyTech news article),
- * or the one whose file name starts with `BENCH_PAGE`.
+ * or the largest whose file name starts with `prefix`.
  */
-export function newsPage(): { name: string; html: Uint8Array } {
+export function newsPage(prefix = ""): { name: string; html: Uint8Array } {
   const dir = fileURLToPath(import.meta.resolve("htmlparser-benchmark/files/"));
-  const wanted = Deno.env.get("BENCH_PAGE") ?? "";
+  const wanted = prefix;
   const [page] = [...Deno.readDirSync(dir)].filter((e) => e.isFile && e.name.startsWith(wanted))
     .map((e) => ({ name: e.name, size: Deno.statSync(`${dir}/${e.name}`).size }))
     .sort((a, b) => b.size - a.size || a.name.localeCompare(b.name));
@@ -371,9 +371,10 @@ async function measureBurst(
 export async function measure(
   parts: readonly string[] = ["first", "burst"],
   only?: readonly string[],
+  pagePrefix = "",
 ): Promise<BenchRow[]> {
   const dir = await Deno.makeTempDir({ prefix: "bench_cold_path_" });
-  const page = newsPage();
+  const page = newsPage(pagePrefix);
   let pageServer: ChildServer | undefined;
   try {
     await Deno.writeFile(`${dir}/page.html`, page.html);
@@ -408,10 +409,12 @@ export function run(): Promise<BenchRow[]> {
 
 if (import.meta.main) {
   const parts: string[] = Deno.args.filter((a) => a === "first" || a === "burst");
-  const slugs = Deno.args.filter((a) => !parts.includes(a));
+  const page = Deno.args.find((a) => a.startsWith("--page="))?.slice("--page=".length);
+  const slugs = Deno.args.filter((a) => !parts.includes(a) && !a.startsWith("--page="));
   const rows = await measure(
     parts.length > 0 ? parts : undefined,
     slugs.length > 0 ? slugs : undefined,
+    page,
   );
   console.log(`${formatTable(rows)}\n\n${formatNotes(rows)}`);
 }
