@@ -365,7 +365,7 @@ export function formatAgreement(a: Agreement): string {
   return lines.join("\n");
 }
 
-/** Issue 16's target: share of field values that agree with metascraper on real pages. */
+/** Target: share of field values that agree with metascraper on real pages. */
 const TARGET_AGREEMENT = 0.92;
 
 /** The URL a real page says it lives at (canonical, og:url), else a placeholder. */

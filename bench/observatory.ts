@@ -41,7 +41,7 @@ import {
 /** The Origin the Observatory's retriever sends with its preflight (its config default). */
 const OBSERVATORY_ORIGIN = "https://http-observatory.security.mozilla.org";
 
-/** Agreement targets (the issue's: the grade agrees at least 95% of the time). */
+/** Agreement target: the grade agrees with the Observatory's at least 95% of the time. */
 const TARGET = 0.95;
 
 /** One host of the corpus. */

@@ -46,7 +46,7 @@ const WARMUP = QUICK ? 5 : 15;
 const ROUNDS = QUICK ? 2 : 4;
 /** Requests per subject per round. */
 const REQUESTS = QUICK ? 15 : 50;
-/** Targets, stated before measuring, for this 2-core machine (per route where an issue set one). */
+/** Targets, stated before measuring, for this 2-core machine (tighter per route where one was set). */
 const MEDIAN_TARGET_MS = 50;
 const P99_TARGET_MS = 100;
 const RSS_TARGET_MIB = 64;
@@ -64,9 +64,9 @@ interface Route {
 }
 
 const ROUTES: Route[] = [
-  // Issue 15: median <= 25 ms, p99 <= 60 ms with the full technology rule set.
+  // Median <= 25 ms, p99 <= 60 ms with the full technology rule set.
   { slug: "dependency-analyzer", path: "/analyze", medianMs: 25, p99Ms: 60 },
-  // Issue 15: "the same treatment" for /inspect, with its Observatory probes.
+  // The same targets for /inspect, with its Observatory probes.
   { slug: "devtools-inspector", path: "/inspect", medianMs: 25, p99Ms: 60 },
 ];
 

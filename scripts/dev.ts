@@ -37,7 +37,7 @@ export interface DevTarget {
 
 /**
  * The command line: slugs pick experiments (default all), `--ports=a,b,…` gives their ports in
- * the same order (default: DESIGN.md's). Throws on an unknown slug or a bad port list.
+ * the same order (default: scripts/experiments.ts's). Throws on an unknown slug or a bad port list.
  */
 export function parseDevArgs(args: string[]): DevTarget[] {
   const slugs: string[] = [];

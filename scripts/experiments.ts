@@ -1,4 +1,4 @@
-/** The eight experiments (DESIGN.md): slug (folder under functions/), local port, an example call. */
+/** The eight experiments: slug (folder under functions/), local port, an example call. */
 export const EXPERIMENTS = [
   { slug: "dependency-analyzer", port: 8001, example: "/analyze?url=https://example.com" },
   { slug: "metadata-extractor", port: 8002, example: "/metadata?url=https://example.com" },

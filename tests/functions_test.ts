@@ -38,7 +38,7 @@ Deno.test("a malformed environment value stops start-up with one line naming it"
   await assertConfigError("dependency-analyzer", { FETCH_TIMEOUT_MS: "soon" }, "FETCH_TIMEOUT_MS ");
 });
 
-Deno.test("each config.ts's default port is the one DESIGN.md and `deno task dev` give it", async () => {
+Deno.test("each config.ts's default port is the one scripts/experiments.ts and `deno task dev` give it", async () => {
   for (const { slug, port } of EXPERIMENTS) {
     const { DEFAULT_PORT } = await import(`../functions/${slug}/config.ts`);
     assert.equal(DEFAULT_PORT, port, slug);

@@ -220,7 +220,7 @@ function concretePath(path: string): string {
 }
 
 /**
- * The routes DESIGN.md gives each experiment, with the error statuses the contract (or its
+ * The routes each experiment must have (docs/contract.md and its README), with the error statuses the contract (or its
  * pattern: fetch and parse, summarise, ...) gives them. Every app must document these.
  */
 const DESIGN_ROUTES: Record<string, Record<string, number[]>> = {
@@ -274,7 +274,7 @@ for (const slug of Object.keys(EXPERIMENTS)) {
 
       assert.ok(documented.includes("GET /"), "root information document");
       for (const [route, errors] of Object.entries(DESIGN_ROUTES[slug])) {
-        assert.ok(documented.includes(route), `${route} (DESIGN.md) is documented`);
+        assert.ok(documented.includes(route), `${route} (a required route) is documented`);
         const op = operations(doc).find((o) => `${o.method} ${o.path}` === route)!.op;
         for (const status of errors) assert.ok(op.responses[status], `${route}: ${status}`);
       }

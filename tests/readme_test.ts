@@ -1,14 +1,15 @@
 /**
- * The README says what the code does: its error table is `ERROR_STATUS` (codes, statuses, and
- * which code nothing throws), a benchmark row quoted in an experiment's README has the figures
- * of the project README's latest run, and every `BENCH_*` variable the benchmarks read is
- * documented.
+ * The documentation says what the code does: the error table of docs/contract.md is
+ * `ERROR_STATUS` (codes, statuses, and which code nothing throws), a benchmark row quoted in an
+ * experiment's README has the figures of bench/README.md's latest run, and every `BENCH_*`
+ * variable the benchmarks read is documented in bench/README.md.
  */
 import assert from "node:assert/strict";
 import { ERROR_STATUS } from "../shared/contract/errors.ts";
 
 const ROOT = new URL("../", import.meta.url);
-const readme = await Deno.readTextFile(new URL("README.md", ROOT));
+const contract = await Deno.readTextFile(new URL("docs/contract.md", ROOT));
+const benchReadme = await Deno.readTextFile(new URL("bench/README.md", ROOT));
 
 /** The cells of the Markdown table rows in `text` (header and separator rows left out). */
 function tableRows(text: string): string[][] {
@@ -19,12 +20,12 @@ function tableRows(text: string): string[][] {
     .map((line) => line.replace(/^\||\|$/g, "").split("|").map((cell) => cell.trim()));
 }
 
-/** The part of the README from `heading` to the next heading of the same or a higher level. */
-function section(heading: string): string {
-  const start = readme.indexOf(`${heading}\n`);
-  assert.ok(start >= 0, `README has "${heading}"`);
+/** The part of `text` from `heading` to the next heading of the same or a higher level. */
+function section(text: string, heading: string): string {
+  const start = text.indexOf(`${heading}\n`);
+  assert.ok(start >= 0, `the document has "${heading}"`);
   const level = heading.match(/^#+/)![0].length;
-  const rest = readme.slice(start + heading.length);
+  const rest = text.slice(start + heading.length);
   const next = rest.search(new RegExp(`\\n#{1,${level}} `));
   return next < 0 ? rest : rest.slice(0, next);
 }
@@ -45,8 +46,10 @@ async function sources(dir: string): Promise<string> {
   return out.join("\n");
 }
 
-Deno.test("README's error table is the code's ERROR_STATUS, unused codes marked", async () => {
-  const rows = tableRows(section("### Errors")).filter((cells) => /^`[A-Z_]+`$/.test(cells[0]));
+Deno.test("docs/contract.md's error table is the code's ERROR_STATUS, unused codes marked", async () => {
+  const rows = tableRows(section(contract, "## Errors")).filter((cells) =>
+    /^`[A-Z_]+`$/.test(cells[0])
+  );
   const listed = Object.fromEntries(
     rows.map((cells) => [cells[0].slice(1, -1), Number(cells[1].match(/^\d{3}/)?.[0])]),
   );
@@ -65,12 +68,14 @@ Deno.test("README's error table is the code's ERROR_STATUS, unused codes marked"
 });
 
 Deno.test("a benchmark row quoted in an experiment's README equals the latest run's", async () => {
-  const start = readme.indexOf("<!-- bench:start -->");
-  const end = readme.indexOf("<!-- bench:end -->");
-  assert.ok(start >= 0 && end > start, "README has the bench markers");
-  const latest = new Map(tableRows(readme.slice(start, end)).map((cells) => [cells[0], cells]));
+  const start = benchReadme.indexOf("<!-- bench:start -->");
+  const end = benchReadme.indexOf("<!-- bench:end -->");
+  assert.ok(start >= 0 && end > start, "bench/README.md has the bench markers");
+  const latest = new Map(
+    tableRows(benchReadme.slice(start, end)).map((cells) => [cells[0], cells]),
+  );
   assert.ok(latest.size > 10, "the latest run's table was read");
-  const after = readme.slice(end);
+  const after = benchReadme.slice(end);
   const remeasured = after.slice(0, after.indexOf("\n\n", after.indexOf("Measured again since")));
   let quoted = 0;
   for await (const entry of Deno.readDir(new URL("functions/", ROOT))) {
@@ -81,20 +86,67 @@ Deno.test("a benchmark row quoted in an experiment's README equals the latest ru
       const run = latest.get(cells[0]);
       if (!run) continue;
       quoted++;
-      // A module measured again later may differ, if README.md says so below the run's table.
+      // A module measured again later may differ, if bench/README.md says so below the table.
       if (JSON.stringify(cells) !== JSON.stringify(run) && remeasured.includes(`\`${path}\``)) {
         continue;
       }
-      assert.deepEqual(cells, run, `${path}: "${cells[0]}" differs from README.md's latest run`);
+      assert.deepEqual(
+        cells,
+        run,
+        `${path}: "${cells[0]}" differs from bench/README.md's latest run`,
+      );
     }
   }
   assert.ok(quoted > 0, "some experiment README quotes the run");
 });
 
-Deno.test("every BENCH_* variable the benchmarks read is documented in README", async () => {
+Deno.test("every BENCH_* variable the benchmarks read is documented in bench/README.md", async () => {
   const bench = await sources("bench/");
   const read = /env\.get\("(BENCH_[A-Z_]+)"\)/g;
   const names = new Set([...bench.matchAll(read)].map((m) => m[1]));
   assert.ok(names.has("BENCH_QUICK"));
-  for (const name of names) assert.ok(readme.includes(`\`${name}\``), `${name} in README.md`);
+  for (const name of names) {
+    assert.ok(benchReadme.includes(`\`${name}\``), `${name} in bench/README.md`);
+  }
+});
+
+Deno.test("README.md is a short guide; links in the docs stay inside the repository", async () => {
+  const readme = await Deno.readTextFile(new URL("README.md", ROOT));
+  assert.ok(readme.split("\n").length <= 150, "README.md has at most 150 lines");
+  const docs = [...Deno.readDirSync(new URL("docs/", ROOT))].map((e) => `docs/${e.name}`);
+  const experiments = [...Deno.readDirSync(new URL("functions/", ROOT))]
+    .filter((e) => e.isDirectory).map((e) => `functions/${e.name}/README.md`);
+  for (const path of ["README.md", "bench/README.md", "ARCHITECTURE.md", ...docs, ...experiments]) {
+    const text = await Deno.readTextFile(new URL(path, ROOT));
+    const links = [...text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)].map((m) => m[1]);
+    for (const link of links.filter((l) => !/^[a-z]+:/.test(l))) {
+      const target = new URL(link, new URL(path, ROOT));
+      assert.ok(
+        target.href.startsWith(ROOT.href),
+        `${path}: ${link} points outside the repository`,
+      );
+      await Deno.stat(target).catch(() => assert.fail(`${path}: ${link} does not exist`));
+    }
+  }
+});
+
+/** The sections every experiment's README has, in this order. */
+const OUTLINE = [
+  "What it does",
+  "Routes and examples",
+  "Options and errors",
+  "Configuration",
+  "Limits and security",
+  "How it works",
+  "Tests",
+];
+
+Deno.test("every experiment's README follows the one outline", async () => {
+  for await (const entry of Deno.readDir(new URL("functions/", ROOT))) {
+    if (!entry.isDirectory) continue;
+    const text = await Deno.readTextFile(new URL(`functions/${entry.name}/README.md`, ROOT));
+    const headings = text.replace(/^```[\s\S]*?^```/gm, "").split("\n")
+      .filter((line) => line.startsWith("## ")).map((line) => line.slice(3).trim());
+    assert.deepEqual(headings, OUTLINE, `functions/${entry.name}/README.md`);
+  }
 });

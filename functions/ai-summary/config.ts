@@ -5,7 +5,7 @@ import type { Env } from "../../shared/contract/config.ts";
 import { fetchPolicyFromEnv } from "../../shared/net/fetch_policy.ts";
 import type { Bindings } from "./app.ts";
 
-/** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
+/** The local port of this experiment (scripts/experiments.ts); `PORT` overrides it. */
 export const DEFAULT_PORT = 8004;
 
 /** The fetch policy, page admission (`PAGE_*`) and the `AI` binding. */

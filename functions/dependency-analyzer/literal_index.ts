@@ -7,7 +7,7 @@
  *
  * Hand-written rather than an npm package: the one maintained candidate measured
  * (modern-ahocorasick 3.3, grapheme-aware) took 40–100 ms on a 330 KiB page; this automaton
- * over char classes takes a few ms, which the issue's 25 ms median needs.
+ * over char classes takes a few ms, which the route's 25 ms median target needs.
  */
 
 /** Alphabet size: letters and digits, common URL/markup punctuation, one class for the rest. */

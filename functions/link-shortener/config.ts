@@ -7,7 +7,7 @@ import { DEFAULT_CACHE_TTL_SECONDS } from "./link.ts";
 import { ClickCounter, DEFAULT_CLICK_FLUSH_MS } from "./clicks.ts";
 import { LINK_MIGRATIONS } from "./migrations.ts";
 
-/** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
+/** The local port of this experiment (scripts/experiments.ts); `PORT` overrides it. */
 export const DEFAULT_PORT = 8007;
 
 /** File name of the default database under `DATA_DIR`. */

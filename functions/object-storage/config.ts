@@ -6,7 +6,7 @@
 import { bucketsFromEnv, type ObjectBucket } from "../../shared/bindings/bucket/mod.ts";
 import type { Env } from "../../shared/contract/config.ts";
 
-/** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
+/** The local port of this experiment (scripts/experiments.ts); `PORT` overrides it. */
 export const DEFAULT_PORT = 8008;
 
 /** `MAX_OBJECT_BYTES` when unset: 100 MiB. */

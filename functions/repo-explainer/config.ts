@@ -5,7 +5,7 @@ import { fetchPolicyFromEnv } from "../../shared/net/fetch_policy.ts";
 import type { Bindings } from "./app.ts";
 import { githubConfigFromEnv } from "./github_config.ts";
 
-/** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
+/** The local port of this experiment (scripts/experiments.ts); `PORT` overrides it. */
 export const DEFAULT_PORT = 8005;
 
 /** The fetch policy, the `AI` binding and the GitHub API (`GITHUB_TOKEN`, `GITHUB_API_URL`). */

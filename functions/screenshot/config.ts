@@ -5,7 +5,7 @@ import { fetchPolicyFromEnv } from "../../shared/net/fetch_policy.ts";
 import type { Bindings } from "./app.ts";
 import { limitsFromEnv } from "./limits.ts";
 
-/** The local port of this experiment (DESIGN.md); `PORT` overrides it. */
+/** The local port of this experiment (scripts/experiments.ts); `PORT` overrides it. */
 export const DEFAULT_PORT = 8006;
 
 /** The `BROWSER` binding (closed at shutdown), the fetch policy and the capture limits. */

@@ -1,5 +1,5 @@
 /**
- * `GET /analyze` over HTTP semantics: the error rows of issue 7 (invalid URL, refused,
+ * `GET /analyze` over HTTP semantics: each way a fetch can fail (invalid URL, refused,
  * timeout, upstream 404, oversize, binary), redirects, and the route's OpenAPI entry.
  */
 import assert from "node:assert/strict";

@@ -105,8 +105,11 @@ Deno.test("a <base href> that is not http(s) is ignored; an unresolvable src sta
   assert.equal(r.summary.inlineScripts, 0);
 });
 
-/** Issue 15's typical misses and misnamings, on one page with headers and cookies. */
-const ISSUE_15_PAGE = `<!doctype html><html><head>
+/**
+ * Libraries a file-name rule misses or misnames (no version in the URL; versions only in tags,
+ * headers or cookies), on one page with headers and cookies.
+ */
+const UNVERSIONED_PAGE = `<!doctype html><html><head>
 <meta name="generator" content="Divi v.4.9.4">
 <link rel="preconnect" href="https://fonts.gstatic.com" crossorigin>
 <link rel="stylesheet" href="https://maxcdn.bootstrapcdn.com/font-awesome/4.7.0/css/font-awesome.min.css">
@@ -133,9 +136,9 @@ j.src='https://www.googletagmanager.com/gtm.js?id='+i;f.parentNode.insertBefore(
 <div id="root"><div data-reactroot=""></div></div>
 </body></html>`;
 
-Deno.test("issue 15: libraries without versions in their file names, tags, headers, cookies", async () => {
+Deno.test("libraries without versions in their file names, tags, headers, cookies", async () => {
   const headers = new Headers({ "server": "nginx/1.24.0", "x-powered-by": "PHP/8.2.1" });
-  const r = await analyzePage(ISSUE_15_PAGE, "https://shop.example.com/", () => {}, {
+  const r = await analyzePage(UNVERSIONED_PAGE, "https://shop.example.com/", () => {}, {
     headers,
     setCookies: ["_hjSessionUser_123=abc; Path=/", "PHPSESSID=xyz; Path=/"],
   });
@@ -160,7 +163,7 @@ Deno.test("issue 15: libraries without versions in their file names, tags, heade
       "PHP",
     ]
   ) assert.ok(found.has(name), `${name} missing from ${[...found.keys()].join(", ")}`);
-  // Misparsed names of the issue, now read right.
+  // Names a version-in-file-name rule misparses (a plugin slug read as a library).
   const versions = (name: string) =>
     r.libraries.filter((l) => l.name === name).map((l) => l.version);
   assert.ok(versions("jQuery").includes("1.8.2"), `jQuery ${versions("jQuery")}`);

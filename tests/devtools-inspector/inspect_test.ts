@@ -1,4 +1,4 @@
-/** `/inspect`'s page scan (inspect.ts, page_scan.ts): bounded like every page parse (issue 21). */
+/** `/inspect`'s page scan (inspect.ts, page_scan.ts): bounded like every page parse, since the page is a stranger's. */
 import { createApp } from "../../functions/devtools-inspector/app.ts";
 import { parseBoundsTests } from "../support/parse_bounds.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The edge suite (issue 14): every experiment's bundle, built once for the run into a folder
+ * The edge suite (what a deployment runs): every experiment's bundle, built once for the run into a folder
  * with no deno.json and no node_modules, started under the edge permissions
  * (`--deny-write --deny-run --deny-ffi`) with remote bindings on loopback: libSQL over Hrana
  * (tests/support/hrana_server.ts), the Upstash fake, s3rver, a Chromium with

@@ -36,7 +36,7 @@ async function assertStorageError(res: Response, label: string) {
 Deno.test("main.ts with the edge permissions starts with S3 down and answers STORAGE_ERROR", async () => {
   const dataDir = join(await Deno.makeTempDir({ prefix: "object-edge-" }), "data");
   const { origin, stop } = await startEntrypoint("object-storage", {
-    // Port 9 (discard) on loopback: nothing listens, as the check has it.
+    // Port 9 (discard) on loopback: nothing listens, so every S3 call is refused at once.
     S3_ENDPOINT: "http://127.0.0.1:9",
     S3_ACCESS_KEY_ID: "k",
     S3_SECRET_ACCESS_KEY: "s",

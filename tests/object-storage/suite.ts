@@ -1,5 +1,5 @@
 /**
- * The object-storage suite: every row of the issue, run by `filesystem_test.ts` against the
+ * The object-storage suite: every route and error case of the experiment, run by `filesystem_test.ts` against the
  * folder default and by `s3_test.ts` through the real S3 client against s3rver.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * The capture options of issue 17 on a real Chromium: format and quality (the bytes are what
+ * The capture options on a real Chromium: format and quality (the bytes are what
  * the Content-Type says, with the viewport's size), colorScheme (a page that honours
  * `prefers-color-scheme` changes background), selector (the image is the element's box),
  * omitBackground (transparent pixels), and the 400s naming each parameter.

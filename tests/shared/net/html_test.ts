@@ -55,7 +55,7 @@ Deno.test("malformed markup parses without throwing", () => {
   assert.ok(text(doc).includes("unclosed"));
 });
 
-/** `levels` unclosed `<div>`s, as in issue 21's hostile page. */
+/** `levels` unclosed `<div>`s: a hostile page whose nesting grows the tree without bound. */
 function nested(levels: number): string {
   return `<!doctype html><html><body>${"<div>x".repeat(levels)}</body></html>`;
 }
