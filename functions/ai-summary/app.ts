@@ -20,6 +20,7 @@ import { type FetchPolicy, safeFetch } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
 import { summaryMessages } from "./prompt.ts";
 import { ROOT } from "./root.ts";
+import { SUMMARY_ADMISSION } from "./config.ts";
 
 /**
  * The page reader (HTML parser, readable pass), loaded by the first `/summary` rather than
@@ -34,7 +35,7 @@ export { ROOT };
 export interface Bindings {
   /** Where outbound fetches may go, and their limits. */
   fetchPolicy: FetchPolicy;
-  /** Page requests at once and waiting (default: DEFAULT_PAGE_ADMISSION). */
+  /** Page requests at once and waiting (default: SUMMARY_ADMISSION). */
   admission?: Admission;
   /** The text-generation model. */
   AI: AI;
@@ -63,7 +64,7 @@ const summaryRoute = createRoute({
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const app = createExperimentApp(ROOT, options);
-  const pages = bindings.admission ?? new Admission();
+  const pages = bindings.admission ?? new Admission(SUMMARY_ADMISSION);
   app.openapi(summaryRoute, async (c) => {
     const { url } = c.req.valid("query");
     // The page and its tree are what take memory; the model call after them runs unqueued.
