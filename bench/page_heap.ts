@@ -1,5 +1,5 @@
 /**
- * Do the page routes (`/analyze`, `/inspect`, `/metadata`, `/summary`) keep memory? The RSS rows of bench/page_routes.ts show how far V8
+ * Does `/analyze` or `/inspect` keep memory? The RSS rows of bench/page_routes.ts show how far V8
  * lets the heap grow before it collects; this module shows what stays: the JS heap after a full
  * GC, after a warm-up and again after 200 more requests on the same ~500 KiB page (built by
  * bench/page_routes.ts, served by bench/fixtures/page_server.ts), each app in-process (`app.request`) over a loopback page server.
@@ -9,10 +9,6 @@
  */
 import { createApp as createAnalyzer } from "../functions/dependency-analyzer/app.ts";
 import { createApp as createInspector } from "../functions/devtools-inspector/app.ts";
-import { createApp as createExtractor } from "../functions/metadata-extractor/app.ts";
-import { createApp as createSummary } from "../functions/ai-summary/app.ts";
-import { aiFromEnv } from "../shared/bindings/ai/mod.ts";
-import { Env } from "../shared/contract/config.ts";
 import { loadTechRules } from "../functions/dependency-analyzer/tech_rules.ts";
 import {
   BENCH_CONFIG_ARGS,
@@ -50,11 +46,6 @@ async function measureInChild(pageUrl: string): Promise<void> {
   const apps = {
     "/analyze": createAnalyzer({ fetchPolicy: policy }, { log: () => {} }),
     "/inspect": createInspector({ fetchPolicy: policy }, { log: () => {} }),
-    "/metadata": createExtractor({ fetchPolicy: policy }, { log: () => {} }),
-    // The embedded model (extractive, offline): what /summary runs without configuration.
-    "/summary": createSummary({ fetchPolicy: policy, AI: aiFromEnv(new Env({})) }, {
-      log: () => {},
-    }),
   };
   const out: Record<string, [number, number]> = {};
   for (const [route, app] of Object.entries(apps)) {
@@ -130,7 +121,7 @@ export async function run(): Promise<BenchRow[]> {
       })),
     ];
   } catch (err) {
-    return [errorRow("JS heap retained by the page routes", err)];
+    return [errorRow("JS heap retained by /analyze and /inspect", err)];
   } finally {
     await page?.stop();
     await Deno.remove(temp, { recursive: true });
