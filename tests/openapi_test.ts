@@ -324,12 +324,13 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  ...["/analyze", "/metadata", "/summary", "/explain", "/screenshot"].flatMap((route) =>
+  ...["/analyze", "/metadata", "/summary", "/read", "/explain", "/screenshot"].flatMap((route) =>
     BAD_URL_QUERIES.map((query): Row => ({
       slug: {
         "/analyze": "dependency-analyzer",
         "/metadata": "metadata-extractor",
         "/summary": "ai-summary",
+        "/read": "ai-summary",
         "/explain": "repo-explainer",
         "/screenshot": "screenshot",
       }[route]!,

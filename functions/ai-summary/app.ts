@@ -1,4 +1,7 @@
-/** The ai-summary experiment's app: `GET /summary?url=` summarises a page with the `AI` binding. */
+/**
+ * The ai-summary experiment's app: `GET /summary?url=` summarises a page with the `AI` binding;
+ * `GET /read?url=` gives the page's article as Markdown, text or sanitised HTML.
+ */
 import { createRoute, z } from "@hono/zod-openapi";
 import {
   type AI,
@@ -27,6 +30,8 @@ import { SUMMARY_ADMISSION } from "./config.ts";
  * at start-up, where it would cost every cold start (bench/cold_start.ts).
  */
 const loadReader = onFirstUse(() => import("./page_text.ts"));
+/** The `/read` pipeline (reader, sanitiser, Markdown writer), loaded by the first `/read`. */
+const loadRead = onFirstUse(() => import("./read.ts"));
 
 /** The root information document (root.ts: start-up serves it without this module). */
 export { ROOT };
@@ -61,6 +66,55 @@ const summaryRoute = createRoute({
   },
 });
 
+/** The formats of `/read` (read.ts's READ_FORMATS, written here so the schema loads light). */
+const FORMATS = ["markdown", "text", "html"] as const;
+
+/** `/read`'s query: the page's URL and the format of `content`. */
+export const ReadQuery = UrlQuery.extend({
+  format: z.enum(FORMATS, { error: "format must be one of markdown, text, html" }).optional()
+    .openapi({
+      param: { name: "format", in: "query", required: false },
+      description: "Format of `content`: `markdown` (default), `text` (one block a line) or " +
+        "`html` (the cleaned article, sanitised)",
+      example: "markdown",
+    }),
+});
+
+/** `/read`'s 200 body. */
+export const ReadResultSchema = z.object({
+  url: z.string().openapi({ description: "The URL asked for (normalised)" }),
+  finalUrl: z.string().openapi({ description: "The URL read, after redirects" }),
+  title: z.string().nullable().openapi({ description: "Article title; null when none" }),
+  byline: z.string().nullable().openapi({
+    description: "Author(s); null when the page names none",
+  }),
+  siteName: z.string().nullable().openapi({ description: "The site or publisher's name" }),
+  lang: z.string().nullable().openapi({ description: "The page's declared language" }),
+  publishedTime: z.string().nullable().openapi({
+    description: "Publication time as the page gives it (JSON-LD, article:published_time)",
+  }),
+  excerpt: z.string().nullable().openapi({
+    description: "The page's description, else the article's first paragraph",
+  }),
+  wordCount: z.number().int().openapi({ description: "Words in the article's text" }),
+  format: z.enum(FORMATS).openapi({ description: "Format of `content`" }),
+  content: z.string().openapi({ description: "The article in `format`" }),
+}).openapi("ReadResult");
+
+const readRoute = createRoute({
+  method: "get",
+  path: "/read",
+  summary: "Read a web page's article",
+  description: "Fetches the page and returns its main text (the article, without menus, ads, " +
+    "related stories or comments: the text `/summary` sends its model) as Markdown, plain " +
+    "text or sanitised HTML, with its title, byline, site name, language, date and excerpt.",
+  request: { query: ReadQuery },
+  responses: {
+    200: jsonContent(ReadResultSchema, "The article and what the page says about it"),
+    ...errorResponses("INVALID_URL", "INVALID_INPUT", "FETCH_ERROR", "PARSE_ERROR"),
+  },
+});
+
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const app = createExperimentApp(ROOT, options);
@@ -84,6 +138,18 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     const { summary, model } = await generateSummary(bindings.AI, summaryMessages(title, body));
     c.header(MODEL_HEADER, model);
     return c.json({ title, summary }, 200);
+  });
+  app.openapi(readRoute, async (c) => {
+    const { url, format = "markdown" } = c.req.valid("query");
+    const page = await safeFetch(url, bindings.fetchPolicy);
+    if (page.status >= 400) {
+      throw new ApiError(
+        "FETCH_ERROR",
+        `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
+      );
+    }
+    const { readArticle } = await loadRead();
+    return c.json(await readArticle(url, page, format), 200);
   });
   return app;
 }

@@ -25,6 +25,7 @@ import {
   replace,
   textContent,
 } from "./dom.ts";
+import { removeBoilerplate } from "./boilerplate.ts";
 import { cleanTitle } from "./title.ts";
 import { bodyOf, Deadline, DEFAULT_TREE_LIMITS, parseTree, type TreeLimits } from "./tree.ts";
 
@@ -42,7 +43,7 @@ const TOP_CANDIDATES = 5;
 // Readability's patterns (Readability.js REGEXPS), kept as written there.
 const UNLIKELY =
   /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;
-const MAYBE_CANDIDATE = /and|article|body|column|content|main|shadow/i;
+const MAYBE_CANDIDATE = /and|article|body|column|content|main|shadow|story/i;
 const POSITIVE =
   /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
 const NEGATIVE =
@@ -180,12 +181,41 @@ export function readDocument(
   deadline: Deadline = new Deadline(DEFAULT_TREE_LIMITS.maxMs),
   url?: string,
 ): ReadResult {
+  const { title, article } = extractArticle(doc, deadline, url);
+  return { title, text: article ? blockText(article) : "" };
+}
+
+/** The article of a page: its clean title, the article element and the byline the page shows. */
+export interface Article {
+  title: string | null;
+  /** The article's element (detached from the page); null when the page has no body. */
+  article: Element | null;
+  /** The byline element's text ("By Jane Doe"), left out of the article; null when none. */
+  byline: string | null;
+}
+
+/**
+ * The article element of a parsed page (the tree is changed as it is read); `url`, the
+ * page's address, helps tell the site's name in the title.
+ */
+export function extractArticle(
+  doc: Document,
+  deadline: Deadline = new Deadline(DEFAULT_TREE_LIMITS.maxMs),
+  url?: string,
+): Article {
   const title = cleanTitle(doc, url);
   const body = bodyOf(doc);
-  if (!body) return { title, text: "" };
+  if (!body) return { title, article: null, byline: null };
   prepare(body, deadline);
-  const text = blockText(grabArticle(body, title ?? "", deadline) ?? body);
-  return { title, text };
+  const found: Found = { byline: null };
+  const article = grabArticle(body, title ?? "", deadline, found) ?? body;
+  removeBoilerplate(article);
+  return { title, article, byline: found.byline };
+}
+
+/** What the article search noticed on its way (the byline it left out). */
+interface Found {
+  byline: string | null;
 }
 
 /** Removes what is never text (scripts, styles, comments) and everything hidden. */
@@ -392,14 +422,19 @@ function holdsArticle(el: Element, pageLength: number): boolean {
 const ARTICLE_TAGS = new Set(["article", "main"]);
 
 /** The article element under `body`, Readability-style; null when nothing has text. */
-function grabArticle(body: Element, title: string, deadline: Deadline): Element | null {
+function grabArticle(
+  body: Element,
+  title: string,
+  deadline: Deadline,
+  found: Found,
+): Element | null {
   const pageLength = innerText(body).length;
   const pristine = body.cloneNode(true);
   let flags = STRIP_UNLIKELYS | WEIGHT_CLASSES | CLEAN_CONDITIONALLY;
   const attempts: { article: Element; length: number }[] = [];
   let page = body;
   for (;;) {
-    const article = attempt(page, title, flags, pageLength, deadline);
+    const article = attempt(page, title, flags, pageLength, deadline, found);
     const length = innerText(article).length;
     if (length >= CHAR_THRESHOLD) return article;
     attempts.push({ article, length });
@@ -421,6 +456,7 @@ function attempt(
   flags: number,
   pageLength: number,
   deadline: Deadline,
+  found: Found,
 ): Element {
   const toScore: Element[] = [];
   let removeTitleHeader = true;
@@ -436,6 +472,7 @@ function attempt(
     }
     if (!bylineFound && node !== page && isByline(node, match)) {
       bylineFound = true;
+      found.byline ??= textContent(node).replace(/\s+/g, " ").trim();
       node = removeAndNext(node);
       continue;
     }

@@ -12,16 +12,21 @@ import type { AnalyzeResult } from "./schema.ts";
  * PARSE_ERROR, except on an upstream error status, where it is an empty page analysis (the
  * caller asked about the URL and learns its status; an error page's format is incidental).
  */
-export async function analyzeUrl(url: string, policy: FetchPolicy): Promise<AnalyzeResult> {
+export async function analyzeUrl(
+  url: string,
+  policy: FetchPolicy,
+  budgetMs?: number,
+): Promise<AnalyzeResult> {
   const fetchedAt = new Date().toISOString();
   const res = await safeFetch(url, policy);
-  return await analyzeResponse(res, fetchedAt);
+  return await analyzeResponse(res, fetchedAt, budgetMs);
 }
 
 /** Analyzes a fetched response (separate from the fetch so that tests can feed one in). */
 export async function analyzeResponse(
   res: FetchResult,
   fetchedAt: string,
+  budgetMs?: number,
 ): Promise<AnalyzeResult> {
   const warnings: string[] = [];
   const warn = (message: string) => warnings.push(message);
@@ -52,7 +57,7 @@ export async function analyzeResponse(
   const page = await analyzePage(res.text, res.finalUrl, warn, {
     headers: res.headers,
     setCookies: res.setCookies,
-  });
+  }, budgetMs);
   return { ...common, kind: "page", ...page, warnings };
 }
 

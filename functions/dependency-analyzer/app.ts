@@ -28,6 +28,11 @@ export interface Bindings {
   fetchPolicy: FetchPolicy;
   /** Page requests at once and waiting (default: DEFAULT_PAGE_ADMISSION). */
   admission?: Admission;
+  /**
+   * Milliseconds a page's parse and analysis may take (`ANALYSIS_BUDGET_MS`, default 10,000);
+   * past it, 502 PARSE_ERROR naming the bound.
+   */
+  analysisBudgetMs?: number;
 }
 
 /** `GET /analyze`: the route declaration (request and response schemas). */
@@ -54,7 +59,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     const { url } = c.req.valid("query");
     return await admitted(c, pages, "FETCH_ERROR", async () => {
       const { analyzeUrl } = await loadAnalyzer();
-      return c.json(await analyzeUrl(url, bindings.fetchPolicy), 200);
+      return c.json(await analyzeUrl(url, bindings.fetchPolicy, bindings.analysisBudgetMs), 200);
     });
   });
   return app;

@@ -3,7 +3,14 @@
  * map, tallied per host, with the libraries the rule table recognises.
  */
 import { Element, isText, Text } from "domhandler";
-import { attr, cooperative, resolveUrl, streamPage } from "../../shared/net/html.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
+import {
+  attr,
+  cooperative,
+  DEFAULT_PARSE_LIMITS,
+  resolveUrl,
+  streamPage,
+} from "../../shared/net/html.ts";
 import { isThirdParty } from "../../shared/net/hosts.ts";
 import { detectLibraries, selectorMatcher } from "./detect.ts";
 import { importMapEntries } from "./import_map.ts";
@@ -33,6 +40,12 @@ export interface ResponseMeta {
   /** Raw `Set-Cookie` lines. */
   setCookies?: readonly string[];
 }
+
+/**
+ * Milliseconds a page's parse and analysis may take together (`ANALYSIS_BUDGET_MS`): past it
+ * the request ends with 502 PARSE_ERROR naming the bound (see README, "Time budget").
+ */
+export const DEFAULT_ANALYSIS_BUDGET_MS = DEFAULT_PARSE_LIMITS.maxMillis;
 
 /** The `rel` tokens that make a `<link>` a resource hint. */
 export const HINT_RELS = ["preload", "modulepreload", "prefetch", "preconnect", "dns-prefetch"];
@@ -73,7 +86,7 @@ const GATHERED = new Set(["script", "style", "link", "iframe", "meta", "base"]);
  * one child (the parser reads their content as raw text). The selector rules test one
  * element each, as it opens.
  */
-async function gather(html: string): Promise<Gathered> {
+async function gather(html: string, budgetMs: number): Promise<Gathered> {
   const selectors = newSelectorRun();
   const g: Gathered = {
     scripts: [],
@@ -90,70 +103,82 @@ async function gather(html: string): Promise<Gathered> {
   let rawDepth = 0;
   let text = "";
   let depth = 0;
-  await streamPage(html, {
-    onopentag(name, attribs) {
-      depth++;
-      // Inside a <script> or <style> (foreign content): only their own text counts.
-      if (raw) return;
-      selectors.visit(name, attribs);
-      if (!GATHERED.has(name)) return;
-      const el = new Element(name, attribs);
-      switch (name) {
-        case "script":
-          g.scripts.push(el);
-          [raw, rawDepth] = [el, depth];
-          break;
-        case "style":
-          g.styles.push(el);
-          g.sheets.push(el);
-          [raw, rawDepth] = [el, depth];
-          break;
-        case "link":
-          g.links.push(el);
-          if (attribs.rel !== undefined) g.sheets.push(el);
-          break;
-        case "iframe":
-          g.iframes.push(el);
-          break;
-        case "meta":
-          g.metas.push(el);
-          break;
-        case "base":
-          if (!g.base && attr(el, "href")) g.base = el;
-          break;
-      }
+  await streamPage(
+    html,
+    {
+      onopentag(name, attribs) {
+        depth++;
+        // Inside a <script> or <style> (foreign content): only their own text counts.
+        if (raw) return;
+        selectors.visit(name, attribs);
+        if (!GATHERED.has(name)) return;
+        const el = new Element(name, attribs);
+        switch (name) {
+          case "script":
+            g.scripts.push(el);
+            [raw, rawDepth] = [el, depth];
+            break;
+          case "style":
+            g.styles.push(el);
+            g.sheets.push(el);
+            [raw, rawDepth] = [el, depth];
+            break;
+          case "link":
+            g.links.push(el);
+            if (attribs.rel !== undefined) g.sheets.push(el);
+            break;
+          case "iframe":
+            g.iframes.push(el);
+            break;
+          case "meta":
+            g.metas.push(el);
+            break;
+          case "base":
+            if (!g.base && attr(el, "href")) g.base = el;
+            break;
+        }
+      },
+      ontext(data) {
+        if (raw && depth === rawDepth) text += data;
+      },
+      onclosetag() {
+        if (raw && depth === rawDepth) {
+          raw.children.push(new Text(text));
+          raw = null;
+          text = "";
+        }
+        depth--;
+      },
     },
-    ontext(data) {
-      if (raw && depth === rawDepth) text += data;
-    },
-    onclosetag() {
-      if (raw && depth === rawDepth) {
-        raw.children.push(new Text(text));
-        raw = null;
-        text = "";
-      }
-      depth--;
-    },
-  });
+    "PARSE_ERROR",
+    { maxMillis: budgetMs },
+  );
   return g;
 }
 
 /**
  * Analyses HTML fetched from `finalUrl`. URLs are resolved against `<base href>` when present.
  * `warn` hears about parts that could not be read (a broken import map). The page is parsed
- * once, within the shared parse limits (over one: 502 PARSE_ERROR), without a tree.
+ * once, within the shared parse limits (over one: 502 PARSE_ERROR), without a tree. Parse and
+ * analysis share `budgetMs`: past it, 502 PARSE_ERROR naming the bound.
  */
 export async function analyzePage(
   html: string,
   finalUrl: string,
   warn: (message: string) => void = () => {},
   response: ResponseMeta = {},
+  budgetMs = DEFAULT_ANALYSIS_BUDGET_MS,
 ): Promise<PageAnalysis> {
   // Rules first: compiling them (first request only) must not count against the parse's time.
   const rules = await loadTechRules();
-  const g = await gather(html);
-  // Large pages: every step below yields to other requests every few milliseconds.
-  const yieldSoon = cooperative();
+  const started = performance.now();
+  const g = await gather(html, budgetMs);
+  // Large pages: every step below yields to other requests every few milliseconds, and checks
+  // the budget each time it is called (between rules, URLs, elements).
+  const yieldSoon = cooperative(25, {
+    endsAt: started + budgetMs,
+    over: () => new ApiError("PARSE_ERROR", `Page took longer than ${budgetMs} ms to analyze`),
+  });
   // Browsers ignore a <base href> that is not a fetchable URL (javascript:, data:).
   const declaredBase = g.base ? resolveUrl(attr(g.base, "href"), finalUrl) ?? finalUrl : finalUrl;
   const base = /^https?:/i.test(declaredBase) ? declaredBase : finalUrl;
@@ -421,16 +446,23 @@ function metaMap(metas: Element[]): Map<string, string[]> {
     const key = (el.attribs.name || el.attribs.property)?.trim().toLowerCase();
     const content = el.attribs.content;
     if (!key || content === undefined) continue;
-    out.set(key, [...out.get(key) ?? [], content]);
+    append(out, key, content);
   }
   return out;
+}
+
+/** Adds `value` to `key`'s list in place (a copy per value is quadratic in repeated keys). */
+function append(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 /** Response headers, lowercased names → values (Set-Cookie goes to the cookies). */
 function headerMap(headers: Headers | undefined): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const [name, value] of headers ?? []) {
-    if (name !== "set-cookie") out.set(name, [...out.get(name) ?? [], value]);
+    if (name !== "set-cookie") append(out, name, value);
   }
   return out;
 }
@@ -447,7 +479,7 @@ function cookieMap(lines: readonly string[]): Map<string, string[]> {
     if (at <= 0) continue;
     let name = pair.slice(0, at).trim().toLowerCase();
     if (/^_ga_[a-z0-9]+$/.test(name)) name = "_ga_*";
-    out.set(name, [...out.get(name) ?? [], pair.slice(at + 1).trim()]);
+    append(out, name, pair.slice(at + 1).trim());
   }
   return out;
 }

@@ -137,12 +137,23 @@ export async function matchSignals(
       const rank = new Map([...candidates].map((p, i) => [p, i]));
       const matches: { rank: number; at: number; pattern: CompiledPattern; m: RegExpExecArray }[] =
         [];
+      // A URL repeated on the page is matched once (a page may repeat one script thousands
+      // of times).
+      const matchesOf = new Map<string, { pattern: CompiledPattern; m: RegExpExecArray }[]>();
       for (let at = 0; at < inputs.length; at++) {
         await yieldSoon();
-        const own = inputs.length === 1 ? found : set.index.find(inputs[at]);
-        for (const pattern of candidatesOf(set, own)) {
-          const m = pattern.regex.exec(inputs[at]);
-          if (m) matches.push({ rank: rank.get(pattern)!, at, pattern, m });
+        let own = matchesOf.get(inputs[at]);
+        if (!own) {
+          own = [];
+          const literals = inputs.length === 1 ? found : set.index.find(inputs[at]);
+          for (const pattern of candidatesOf(set, literals)) {
+            const m = pattern.regex.exec(inputs[at]);
+            if (m) own.push({ pattern, m });
+          }
+          matchesOf.set(inputs[at], own);
+        }
+        for (const { pattern, m } of own) {
+          matches.push({ rank: rank.get(pattern)!, at, pattern, m });
         }
       }
       matches.sort((a, b) => a.rank - b.rank || a.at - b.at);
@@ -166,10 +177,16 @@ export async function matchSignals(
     headers: page.headers,
     cookies: page.cookies,
   };
+  let runs = 0;
   for (const signal of Object.keys(keyed) as KeyedSignal[]) {
     for (const [key, values] of keyed[signal]) {
-      for (const pattern of rules.keyed[signal].get(key) ?? []) {
-        for (const value of values) {
+      const patterns = rules.keyed[signal].get(key);
+      if (!patterns) continue;
+      // A value repeated (150,000 × the same meta tag) is the same evidence: matched once.
+      const distinct = values.length > 1 ? [...new Set(values)] : values;
+      for (const pattern of patterns) {
+        for (const value of distinct) {
+          if ((++runs & 255) === 0) await yieldSoon();
           const m = pattern.regex.exec(value);
           if (m) add(pattern, `${signal}:${key}`, excerpt(value, MAX_EVIDENCE_CHARS), m);
         }

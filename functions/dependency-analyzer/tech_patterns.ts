@@ -8,11 +8,96 @@
  * `{`, `,`, `0`, `2`, `5`) and after a backslash (`\*` becomes the literal text `{0,250}`);
  * here only real quantifiers are bounded. Its version resolution removes only the first
  * unmatched back reference; here all are.
+ *
+ * Patterns that could backtrack for long (scripts/tech_rules_redos.ts decides at build time)
+ * run on re2js, a linear-time engine in plain JavaScript: a few times slower per character
+ * than V8's, but never worse than linear in the text.
  */
+import { RE2JS } from "re2js";
+
+/** What the engine asks of a compiled pattern: V8's RegExp or the linear-time one. */
+export interface PatternRegex {
+  exec(text: string): RegExpExecArray | null;
+  test(text: string): boolean;
+}
+
+/**
+ * Rule patterns that could backtrack and use a look-ahead, which re2js lacks: each as a
+ * pattern and one whose match anywhere in the same text (a URL) rules it out.
+ * tests/dependency-analyzer/tech_patterns_test.ts checks that each still detects what the
+ * original did.
+ */
+export const REWRITES: Readonly<Record<string, { pattern: string; unless: string }>> = {
+  "^(?!.*player).*aniview\\.com/": { pattern: "aniview\\.com/", unless: "^.*player" },
+  "leaflet.{0,32}\\.js(?!.+shopify)": {
+    pattern: "leaflet.{0,32}\\.js",
+    unless: "leaflet.{0,32}\\.js.+shopify",
+  },
+  "(?:((?:\\d+\\.)+\\d+)\\/(?:dist\\/)?)?leaflet[\\w\\-\\.]{0,32}\\.js(?!.+shopify)": {
+    pattern: "(?:((?:\\d+\\.)+\\d+)\\/(?:dist\\/)?)?leaflet[\\w\\-\\.]{0,32}\\.js",
+    unless: "leaflet[\\w\\-\\.]{0,32}\\.js.+shopify",
+  },
+  "(?:(?:dist\\/)?)?leaflet[\\w\\-\\.]{0,32}\\.js(?:\\?v(?:er)?=((?:\\d+\\.)+\\d+))?(?!.+shopify)":
+    {
+      pattern: "leaflet[\\w\\-\\.]{0,32}\\.js(?:\\?v(?:er)?=((?:\\d+\\.)+\\d+))?",
+      unless: "leaflet[\\w\\-\\.]{0,32}\\.js.+shopify",
+    },
+  "/(\\d+\\.\\d+\\.\\d+)/jquery(?!\\.popupoverlay\\.js|(?:\\.[\\w-]*)*fancybox)[/.-][^u]": {
+    pattern: "/(\\d+\\.\\d+\\.\\d+)/jquery[/.-][^u]",
+    unless: "/\\d+\\.\\d+\\.\\d+/jquery(?:\\.popupoverlay\\.js|(?:\\.[\\w-]*)*fancybox)",
+  },
+  "^(?!.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$).*/woocommerce(?:\\.min)?\\.js(?:\\?ver=([0-9.]+))?":
+    {
+      pattern: "/woocommerce(?:\\.min)?\\.js(?:\\?ver=([0-9.]+))?",
+      unless: "^.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$",
+    },
+  "^(?!.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$).*woocommerce":
+    {
+      pattern: "woocommerce",
+      unless: "^.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$",
+    },
+};
+
+/** A pattern on re2js, answering as a RegExp does (`exec` with groups, `index`). */
+export class LinearRegex implements PatternRegex {
+  readonly #re: RE2JS;
+  readonly #unless: RE2JS | null;
+  /**
+   * `source` as written, or as rewritten (`REWRITES`); throws when re2js cannot compile it
+   * (back references, look-arounds).
+   */
+  /** Per alternative, texts a match contains (V8 finds them in linear time, far faster). */
+  readonly #needs: RegExp[][] | null;
+  constructor(source: string) {
+    const rewrite = REWRITES[source];
+    const pattern = rewrite?.pattern ?? source;
+    this.#re = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
+    this.#unless = rewrite ? RE2JS.compile(rewrite.unless, RE2JS.CASE_INSENSITIVE) : null;
+    this.#needs =
+      requiredTexts(pattern)?.map((texts) =>
+        texts.map((t) => new RegExp(t.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"), "i"))
+      ) ?? null;
+  }
+
+  exec(text: string): RegExpExecArray | null {
+    if (this.#needs && !this.#needs.some((texts) => texts.every((t) => t.test(text)))) {
+      return null;
+    }
+    const m = this.#re.matcher(text);
+    if (!m.find() || this.#unless?.matcher(text).find()) return null;
+    const groups: (string | undefined)[] = [];
+    for (let g = 0; g <= m.groupCount(); g++) groups.push(m.group(g) ?? undefined);
+    return Object.assign(groups, { index: m.start(0), input: text }) as RegExpExecArray;
+  }
+
+  test(text: string): boolean {
+    return this.exec(text) !== null;
+  }
+}
 
 /** A compiled pattern. */
 export class TechPattern {
-  #regex: RegExp | undefined;
+  #regex: PatternRegex | undefined;
   constructor(
     /** The pattern as written (without its `\;` attributes), for evidence. */
     readonly source: string,
@@ -25,14 +110,18 @@ export class TechPattern {
     readonly version: string,
     /** `\;confidence:`, default 100. */
     readonly confidence: number,
+    /** Runs on the linear-time engine (the build found that it could backtrack). */
+    readonly linear = false,
   ) {}
 
   /**
    * Built on first use and kept: most of the rule set's thousands of patterns never run on a
    * given page (their literal is not there), so they need no RegExp object.
    */
-  get regex(): RegExp {
-    return this.#regex ??= new RegExp(boundQuantifiers(this.source), "i");
+  get regex(): PatternRegex {
+    return this.#regex ??= this.linear
+      ? new LinearRegex(this.source)
+      : new RegExp(boundQuantifiers(this.source), "i");
   }
 }
 
@@ -206,6 +295,22 @@ const MAX_SPELLINGS = 4;
  * made optional by `*` or `{0,` ends it.
  */
 export function requiredLiteral(source: string): string[] | null {
+  const runs = literalRuns(source);
+  if (runs === null) return null;
+  let best: string[] | null = null;
+  for (const r of runs) {
+    if (r.some((spelling) => spelling.length < 3)) continue;
+    const spellings = [...new Set(r.map((spelling) => distinctive(spelling.toLowerCase())))];
+    if (!best || score(spellings) > score(best)) best = spellings;
+  }
+  return best;
+}
+
+/**
+ * Every run of literal text that each match of `source` contains (each as its spellings, as
+ * written; ≥ 3 chars in one spelling at least), or null when `source` has a top-level `|`.
+ */
+function literalRuns(source: string): string[][] | null {
   const runs: string[][] = [];
   let run = [""];
   const endRun = () => {
@@ -263,13 +368,27 @@ export function requiredLiteral(source: string): string[] | null {
     }
   }
   endRun();
-  let best: string[] | null = null;
-  for (const r of runs) {
-    if (r.some((spelling) => spelling.length < 3)) continue;
-    const spellings = [...new Set(r.map((spelling) => distinctive(spelling.toLowerCase())))];
-    if (!best || score(spellings) > score(best)) best = spellings;
+  return runs;
+}
+
+/**
+ * Per top-level alternative of `source`, every literal text (lowercased, one spelling, ≥ 3
+ * chars) a match of that alternative contains; null when an alternative has none. A text
+ * without all of one alternative's cannot match: a check far cheaper than a run on re2js.
+ */
+export function requiredTexts(source: string): string[][] | null {
+  let body = source;
+  const whole = /^\((?:\?:)?/.exec(body);
+  if (whole && closingParen(body, 0) === body.length - 1) body = body.slice(whole[0].length, -1);
+  const out: string[][] = [];
+  for (const branch of splitTopLevel(body)) {
+    const texts = (literalRuns(branch) ?? [])
+      .filter((r) => r.length === 1 && r[0].length >= 3)
+      .map((r) => r[0].toLowerCase());
+    if (texts.length === 0) return null;
+    out.push(texts);
   }
-  return best;
+  return out;
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { LiteralIndex } from "./literal_index.ts";
-import { compilePattern, TechPattern } from "./tech_patterns.ts";
+import { compilePattern, LinearRegex, TechPattern } from "./tech_patterns.ts";
 
 /** Signals matched as one text each (html) or as many texts (script URLs). */
 export const TEXT_SIGNALS = ["html", "scriptSrc", "scripts", "css", "url"] as const;
@@ -38,8 +38,9 @@ export class CompiledPattern extends TechPattern {
     literals: string[] | null,
     version: string,
     confidence: number,
+    linear = false,
   ) {
-    super(source, literals, version, confidence);
+    super(source, literals, version, confidence, linear);
   }
 }
 
@@ -111,6 +112,8 @@ interface PatternColumns {
   version: Record<number, string>;
   /** Absent: 100. */
   confidence: Record<number, number>;
+  /** Indexes of the patterns that run on the linear-time engine, ascending. */
+  linear: number[];
 }
 
 /** Patterns of keyed signals: with the lowercased meta/header/cookie name. */
@@ -153,13 +156,19 @@ const patternColumns = (): PatternColumns => ({
   literals: [],
   version: {},
   confidence: {},
+  linear: [],
 });
 
-/** Compiles webappanalyzer's definitions into the data file's form (at build time). */
+/**
+ * Compiles webappanalyzer's definitions into the data file's form (at build time).
+ * `runsLinear(pattern)` tells which patterns must run on the linear-time engine (the build's
+ * ReDoS check); it throws when one of them cannot.
+ */
 export function compileRuleData(
   raw: Record<string, RawTech>,
   categories: Record<string, { name: string }>,
   source = "",
+  runsLinear: (pattern: string) => boolean = () => false,
 ): RuleData {
   const categoryNames: string[] = [];
   const categoryIndex = new Map<string, number>();
@@ -206,6 +215,16 @@ export function compileRuleData(
     to.literals.push(literals.join("\n"));
     if (p.version !== "") to.version[at] = p.version;
     if (p.confidence !== 100) to.confidence[at] = p.confidence;
+    if (runsLinear(p.source)) {
+      try {
+        new LinearRegex(p.source);
+      } catch (e) {
+        throw new Error(
+          `pattern can backtrack and does not compile on re2js (rewrite it): ${p.source}: ${e}`,
+        );
+      }
+      to.linear.push(at);
+    }
     return true;
   };
   for (const [name, def] of Object.entries(raw)) {
@@ -266,16 +285,19 @@ export function buildTechRules(data: RuleData): TechRules {
       requiresCategory: names(t.requiresCategory[i]),
     });
   }
-  const patterns = (c: PatternColumns) =>
-    c.tech.map((tech, i) =>
+  const patterns = (c: PatternColumns) => {
+    const linear = new Set(c.linear);
+    return c.tech.map((tech, i) =>
       new CompiledPattern(
         tech,
         c.source[i],
         c.literals[i] === "" ? null : c.literals[i].split("\n"),
         c.version[i] ?? "",
         c.confidence[i] ?? 100,
+        linear.has(i),
       )
     );
+  };
   const text = Object.fromEntries(
     TEXT_SIGNALS.map((s) => [
       s,

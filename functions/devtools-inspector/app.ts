@@ -25,6 +25,8 @@ export interface Bindings {
   fetchPolicy: FetchPolicy;
   /** Page requests at once and waiting (default: DEFAULT_PAGE_ADMISSION). */
   admission?: Admission;
+  /** The clock a certificate's days left are counted from (ms); tests inject one. */
+  now?: () => number;
 }
 
 /** `GET /inspect`: the route declaration (request and response schemas). */
@@ -34,7 +36,8 @@ export const inspectRoute = createRoute({
   summary: "What the network tab and a security-header audit would show for a URL",
   description: "Fetches the URL (following redirects by hand) and reports each redirect hop, " +
     "phase timings, the HTTP version, response headers, cookies (never their values), caching " +
-    "with a verdict, compression, a security audit scored as the MDN HTTP Observatory scores " +
+    "with a verdict, compression, the TLS certificate, protocol and cipher, a security audit " +
+    "scored as the MDN HTTP Observatory scores " +
     "(checks, score, grade) and statistics of the HTML page. An upstream error status is still " +
     "a 200 answer whose `status` says so; a body that is not HTML has `page: null`.",
   request: { query: UrlQuery },
@@ -52,7 +55,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     const { url } = c.req.valid("query");
     return await admitted(c, pages, "FETCH_ERROR", async () => {
       const { inspectUrl } = await loadInspector();
-      return c.json(await inspectUrl(url, bindings.fetchPolicy), 200);
+      return c.json(await inspectUrl(url, bindings.fetchPolicy, bindings.now), 200);
     });
   });
   return app;

@@ -8,7 +8,7 @@ import { type CspPolicy, parseCsp } from "./csp.ts";
 import { type Hsts, HSTS_MIN_MAX_AGE, parseHsts } from "./hsts.ts";
 import type { PageScan } from "./page_scan.ts";
 import type { HttpRoute, Preflight } from "./probes.ts";
-import type { CookieInfo } from "./schema.ts";
+import type { CookieInfo, TlsInfo } from "./schema.ts";
 
 /** What the audit is built from. */
 export interface AuditInput {
@@ -24,6 +24,8 @@ export interface AuditInput {
   httpRoute: HttpRoute;
   /** The answer to a CORS preflight sent to the final URL. */
   preflight: Preflight;
+  /** The TLS handshake with the final host; null (or absent) for an http:// page. */
+  tls?: TlsInfo | null;
 }
 
 /** A script element with a `src`, resolved. */
@@ -50,6 +52,8 @@ export interface AuditContext {
   metaNamed(name: string): string[];
   /** Scripts with a `src`, resolved, in document order. */
   scripts: readonly ScriptRef[];
+  /** `<link rel=stylesheet>`s, resolved, in document order. */
+  stylesheets: readonly ScriptRef[];
   /**
    * Subresource URLs of an HTTPS page that load over plain HTTP (resolved, distinct, in
    * document order), split as browsers treat mixed content; empty for an HTTP page, where
@@ -74,6 +78,8 @@ export interface AuditContext {
   httpRoute: HttpRoute;
   /** The answer to the CORS preflight. */
   preflight: Preflight;
+  /** The TLS handshake with the final host; null for an http:// page. */
+  tls: TlsInfo | null;
 }
 
 /**
@@ -117,13 +123,18 @@ export function buildAuditContext(input: AuditInput): AuditContext {
   const fromHeader = parseCsp(cspHeader ? [cspHeader] : []);
   const fromMeta = parseCsp(metaValues(page, "httpEquiv", "content-security-policy"), true);
   const hsts = parseHsts(header("strict-transport-security"));
-  const scripts: ScriptRef[] = [];
-  for (const { src, integrity } of page?.scriptSources ?? []) {
-    const href = resolveUrl(src, base);
-    if (!href) continue;
-    const url = new URL(href);
-    scripts.push({ url, integrity, thirdParty: isThirdParty(url.hostname, final.hostname) });
-  }
+  const resolveAll = (sources: readonly { src: string; integrity: string | null }[]) => {
+    const out: ScriptRef[] = [];
+    for (const { src, integrity } of sources) {
+      const href = resolveUrl(src, base);
+      if (!href) continue;
+      const url = new URL(href);
+      out.push({ url, integrity, thirdParty: isThirdParty(url.hostname, final.hostname) });
+    }
+    return out;
+  };
+  const scripts = resolveAll(page?.scriptSources ?? []);
+  const stylesheets = resolveAll(page?.stylesheetSources ?? []);
   return {
     final,
     https,
@@ -133,6 +144,7 @@ export function buildAuditContext(input: AuditInput): AuditContext {
     httpEquiv: (name) => metaValues(page, "httpEquiv", name),
     metaNamed: (name) => metaValues(page, "name", name),
     scripts,
+    stylesheets,
     insecureSubresources: https && page
       ? {
         active: httpUrls([...scripts.map((s) => s.url.href), ...page.active], base),
@@ -149,5 +161,6 @@ export function buildAuditContext(input: AuditInput): AuditContext {
     hstsProtects: https && hsts !== null && hsts.maxAge >= HSTS_MIN_MAX_AGE,
     httpRoute: input.httpRoute,
     preflight: input.preflight,
+    tls: input.tls ?? null,
   };
 }

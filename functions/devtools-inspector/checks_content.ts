@@ -1,7 +1,10 @@
-/** Rows of the security table about what the page may run: CSP, and SRI on third-party scripts. */
+/**
+ * Rows of the security table about what the page may run: CSP, and SRI on third-party scripts
+ * and stylesheets.
+ */
 import { defineCheck, fail, pass, worst } from "./check_definition.ts";
 import { quoted } from "./checks_transport.ts";
-import { CSP_STRICTNESS, readPolicy } from "./csp.ts";
+import { intersectPolicies, readPolicy } from "./csp.ts";
 
 /** Content-Security-Policy from headers and `<meta http-equiv>`. */
 export const cspCheck = defineCheck({
@@ -67,12 +70,19 @@ export const cspCheck = defineCheck({
     if (header.length + meta.length === 0) {
       return reportOnly ? "csp-not-implemented-but-reporting-enabled" : "csp-not-implemented";
     }
-    // Every policy is enforced, so the strictest one decides what the page can do.
-    const readings = [...header, ...meta].map((p) => readPolicy(p, ctx.https));
-    const rank = (r: (typeof readings)[number]) => CSP_STRICTNESS.indexOf(r.result);
-    const best = readings.reduce((a, b) => (rank(b) < rank(a) ? b : a));
-    const where = meta.length ? [`${meta.length} policy from <meta http-equiv>`] : [];
-    return { result: best.result, evidence: [...where, ...best.evidence] };
+    // Every policy is enforced: a load must pass each, so what the page can do is what their
+    // intersection allows (a header and a <meta> together are stricter than either alone).
+    const all = [...header, ...meta];
+    const reading = readPolicy(intersectPolicies(all), ctx.https);
+    const where = all.length > 1
+      ? [
+        `effective policy: the intersection of ${header.length} from headers and ` +
+        `${meta.length} from <meta http-equiv>`,
+      ]
+      : meta.length
+      ? ["1 policy from <meta http-equiv>"]
+      : [];
+    return { result: reading.result, evidence: [...where, ...reading.evidence] };
   },
 });
 
@@ -146,5 +156,61 @@ export const sriCheck = defineCheck({
     return ownWithSri
       ? "sri-implemented-and-all-scripts-loaded-securely"
       : "sri-not-implemented-but-all-scripts-loaded-from-secure-origin";
+  },
+});
+
+/** What the stylesheet SRI row can conclude (this service's own row: it never moves the score). */
+const sriStyleOutcomes = {
+  "sri-stylesheets-implemented": pass(
+    0,
+    "Every third-party stylesheet carries an integrity hash and loads over HTTPS",
+  ),
+  "sri-stylesheets-not-html": pass(0, "Not an HTML page: SRI does not apply"),
+  "sri-stylesheets-none-loaded": pass(0, "No stylesheet is loaded from a URL"),
+  "sri-stylesheets-first-party-only": pass(
+    0,
+    "Every stylesheet comes from the page's own site",
+  ),
+  "sri-stylesheets-not-implemented": fail(
+    0,
+    "Third-party stylesheets are loaded without SRI",
+    "Add integrity (and crossorigin) attributes to third-party stylesheets: a stylesheet can " +
+      "exfiltrate data through selectors and background URLs.",
+  ),
+  "sri-stylesheets-not-loaded-securely": fail(
+    0,
+    "Third-party stylesheets are loaded over HTTP",
+    "Load third-party stylesheets over HTTPS, with integrity attributes.",
+  ),
+};
+
+/** Subresource Integrity on stylesheets from other sites, as the SRI row does for scripts. */
+export const sriStylesheetCheck = defineCheck({
+  id: "subresource-integrity-stylesheets",
+  title: "Subresource Integrity on stylesheets",
+  description: "Third-party stylesheets carry an integrity hash and load over HTTPS",
+  outcomes: sriStyleOutcomes,
+  evaluate(ctx) {
+    if (!ctx.page) return "sri-stylesheets-not-html";
+    if (ctx.stylesheets.length === 0) return "sri-stylesheets-none-loaded";
+    const found: (keyof typeof sriStyleOutcomes)[] = [];
+    const evidence: string[] = [];
+    const thirdParty = ctx.stylesheets.filter((s) => s.thirdParty);
+    for (const sheet of thirdParty) {
+      const secure = sheet.url.protocol === "https:";
+      if (sheet.integrity && secure) continue;
+      found.push(
+        secure ? "sri-stylesheets-not-implemented" : "sri-stylesheets-not-loaded-securely",
+      );
+      evidence.push(sheet.url.href);
+    }
+    // Every outcome weighs 0: over HTTP is the worse of the two.
+    const problem = found.includes("sri-stylesheets-not-loaded-securely")
+      ? "sri-stylesheets-not-loaded-securely"
+      : found[0];
+    if (problem) return { result: problem, evidence: quoted(evidence) };
+    return thirdParty.length > 0
+      ? "sri-stylesheets-implemented"
+      : "sri-stylesheets-first-party-only";
   },
 });

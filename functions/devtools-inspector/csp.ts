@@ -121,18 +121,6 @@ export type CspReading =
   | "csp-implemented-with-insecure-scheme"
   | "csp-header-invalid";
 
-/** Readings from the strictest policy to the weakest (several policies: the strictest decides). */
-export const CSP_STRICTNESS: readonly CspReading[] = [
-  "csp-implemented-with-no-unsafe-default-src-none",
-  "csp-implemented-with-no-unsafe",
-  "csp-implemented-with-unsafe-inline-in-style-src-only",
-  "csp-implemented-with-insecure-scheme-in-passive-content-only",
-  "csp-implemented-with-unsafe-eval",
-  "csp-implemented-with-unsafe-inline",
-  "csp-implemented-with-insecure-scheme",
-  "csp-header-invalid",
-];
-
 const isNonceOrHash = (s: string) => /^'(?:nonce|sha256|sha384|sha512)-/.test(s);
 
 /**
@@ -256,4 +244,89 @@ export function readPolicy(
 export function restrictsFraming(policy: CspPolicy): boolean {
   const ancestors = policy.get("frame-ancestors");
   return ancestors !== undefined && !ancestors.some((s) => DANGEROUSLY_BROAD.has(s));
+}
+
+/** Directives without source lists: the combined policy keeps the first policy's value. */
+const NOT_LISTS = new Set([
+  ...NOT_SOURCES,
+  "upgrade-insecure-requests",
+  "block-all-mixed-content",
+  "require-trusted-types-for",
+  "require-sri-for",
+  "plugin-types",
+]);
+
+/** Fetch directives that fall back to default-src when a policy does not name them. */
+const FALLS_BACK = (name: string) => name.endsWith("-src") && name !== "default-src";
+
+const isKeyword = (s: string) => s.startsWith("'");
+const schemeOf = (s: string) => s.match(/^([a-z][a-z0-9+.-]*):/)?.[1] ?? null;
+
+/**
+ * True when a source list lets through what `source` names, roughly as a browser matches: the
+ * same source; a nonce or hash also where 'unsafe-inline' is (without its own nonces); a host
+ * also under `*`, its scheme (`https:`) or a matching `*.domain`; `'self'` under a broad source.
+ */
+function allows(list: readonly string[], source: string): boolean {
+  if (list.includes(source)) return true;
+  if (/^'(?:nonce|sha256|sha384|sha512)-/.test(source)) {
+    return list.includes("'unsafe-inline'") && !list.some(isNonceOrHash);
+  }
+  if (source === "'self'") return list.some((s) => DANGEROUSLY_BROAD.has(s));
+  if (isKeyword(source) || source === "*") return false;
+  const scheme = schemeOf(source);
+  if (scheme && !source.includes("//") && /^[a-z][a-z0-9+.-]*:$/.test(source)) {
+    // A scheme source (data:, blob:, http:): only the same scheme, or https: under http:.
+    return source === "https:" && list.includes("http:");
+  }
+  const host = source.replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/[:/].*$/, "");
+  const sourceScheme = scheme ?? "https";
+  return list.some((s) => {
+    if (s === "*") return true;
+    if (s === `${sourceScheme}:` || (sourceScheme === "https" && s === "http:")) return true;
+    const wild = s.replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/[:/].*$/, "");
+    return wild.startsWith("*.") && host.endsWith(wild.slice(1));
+  });
+}
+
+/**
+ * Sources of one directive compared at most when intersecting (each source is checked against
+ * the other list: quadratic, and a `<meta>` is strangers' text); real policies have tens.
+ */
+export const MAX_INTERSECTED_SOURCES = 256;
+
+/** What two source lists both let through; nothing in common is `'none'`. */
+function intersectLists(fullA: readonly string[], fullB: readonly string[]): string[] {
+  const a = fullA.slice(0, MAX_INTERSECTED_SOURCES);
+  const b = fullB.slice(0, MAX_INTERSECTED_SOURCES);
+  const out = new Set<string>();
+  for (const s of a) if (allows(b, s)) out.add(s);
+  for (const s of b) if (allows(a, s)) out.add(s);
+  out.delete("'none'");
+  return out.size === 0 ? ["'none'"] : [...out];
+}
+
+/**
+ * The policy in force when several are enforced (a header and a `<meta>`, or several headers):
+ * browsers check a load against each and allow it only if every one does (CSP3 §8.1), so each
+ * fetch directive of the result is the intersection of what each policy allows for it (a
+ * policy without it falling back to its default-src, or allowing everything without that).
+ * Directives that are not source lists are kept from the first policy that has them.
+ */
+export function intersectPolicies(policies: readonly CspPolicy[]): CspPolicy {
+  if (policies.length === 1) return new Map(policies[0]);
+  const names = new Set(policies.flatMap((p) => [...p.keys()]));
+  const out: CspPolicy = new Map();
+  for (const name of names) {
+    if (NOT_LISTS.has(name)) {
+      out.set(name, policies.find((p) => p.has(name))!.get(name)!);
+      continue;
+    }
+    const lists = policies
+      .map((p) => p.get(name) ?? (FALLS_BACK(name) ? p.get("default-src") : undefined))
+      .filter((l): l is string[] => l !== undefined);
+    out.set(name, lists.reduce((a, b) => intersectLists(a, b)));
+  }
+  // A directive named by no policy but defaulted by some: keep the intersection of defaults.
+  return out;
 }

@@ -14,22 +14,30 @@ import {
   probeHttpRoute,
   routeOf,
 } from "./probes.ts";
-import type { InspectResult } from "./schema.ts";
+import type { InspectResult, TlsInfo } from "./schema.ts";
 import { phaseTimings } from "./timing.ts";
+import { inspectTls } from "./tls.ts";
 
 /** What the Observatory's extra requests found (see probes.ts). */
 export interface Probes {
   /** Where the page's http:// URL led; for an http:// page, its own fetch. */
   httpRoute: HttpRoute;
   preflight: Preflight;
+  /** The TLS handshake with the final host; null (or absent) for an http:// page. */
+  tls?: TlsInfo | null;
 }
 
 /**
  * Fetches `url` under `policy` and inspects the response (errors are the safe fetch's). An
- * https:// page's http:// twin is fetched alongside, and a CORS preflight goes to the final
- * URL afterwards, while the page is scanned; all three share one deadline of `policy.timeoutMs`.
+ * https:// page's http:// twin is fetched alongside, and a CORS preflight and a TLS handshake
+ * go to the final URL afterwards, while the page is scanned; all share one deadline of
+ * `policy.timeoutMs`. `now` dates the certificate's days left.
  */
-export async function inspectUrl(url: string, policy: FetchPolicy): Promise<InspectResult> {
+export async function inspectUrl(
+  url: string,
+  policy: FetchPolicy,
+  now: () => number = Date.now,
+): Promise<InspectResult> {
   const fetchedAt = new Date().toISOString();
   const done = new AbortController();
   const signal = AbortSignal.any([AbortSignal.timeout(policy.timeoutMs), done.signal]);
@@ -41,7 +49,8 @@ export async function inspectUrl(url: string, policy: FetchPolicy): Promise<Insp
     const probes = Promise.all([
       twin ?? { reached: true as const, steps: routeOf(res) },
       corsPreflight(res.finalUrl, policy, signal),
-    ]).then(([httpRoute, preflight]) => ({ httpRoute, preflight }));
+      inspectTls(res.finalUrl, policy, signal, now()),
+    ]).then(([httpRoute, preflight, tls]) => ({ httpRoute, preflight, tls }));
     return await inspectResponse(res, fetchedAt, probes);
   } finally {
     done.abort(); // the probes, if the page or its scan failed first
@@ -73,12 +82,13 @@ export async function inspectResponse(
   const kind = bodyKind(res.contentType, res.body, res.charset);
   const scan = kind === "html" ? await scanPage(res.text) : null;
   const cookies = describeCookies(res.setCookies, new URL(res.finalUrl));
+  const found = await probes;
   const security = securityAudit({
     finalUrl: res.finalUrl,
     headers: res.headers,
     cookies,
     page: scan,
-    ...await probes,
+    ...found,
   });
   return {
     url: res.url,
@@ -101,6 +111,7 @@ export async function inspectResponse(
       res.body.length,
       kind,
     ),
+    tls: found.tls ?? null,
     security,
     page: scan ? pageStats(scan, res.body.length, res.charset) : null,
   };

@@ -57,6 +57,8 @@ export interface PageScan {
   baseHref: string | null;
   metas: MetaTag[];
   scriptSources: ScriptSource[];
+  /** `<link rel=stylesheet href>`s with their `integrity`, in document order. */
+  stylesheetSources: ScriptSource[];
   /** Other URLs of active content (frames, plugins, stylesheets), as mixed content counts them. */
   active: string[];
   /** URLs of passive content (images, media, `srcset` candidates). */
@@ -134,6 +136,7 @@ class Scanner implements StreamHandler {
     baseHref: null,
     metas: [],
     scriptSources: [],
+    stylesheetSources: [],
     active: [],
     passive: [],
   };
@@ -196,7 +199,10 @@ class Scanner implements StreamHandler {
         if ((attribute(attribs, "rel") ?? "").toLowerCase().split(/\s+/).includes("stylesheet")) {
           s.stylesheets++;
           const href = attribute(attribs, "href");
-          if (href) this.stylesheetHrefs.push(href);
+          if (href) {
+            this.stylesheetHrefs.push(href);
+            s.stylesheetSources.push({ src: href, integrity: attribute(attribs, "integrity") });
+          }
         }
         return "other";
       case "img":

@@ -69,6 +69,34 @@ export const CompressionSchema = z.object({
   advice: z.string().nullable(),
 }).openapi("InspectCompression");
 
+/** The certificate the server presented. */
+export const CertificateSchema = z.object({
+  subject: z.string().openapi({ example: "CN=example.com" }),
+  issuer: z.string().openapi({ example: "C=US, O=Let's Encrypt, CN=R11" }),
+  subjectAltNames: z.array(z.string()).openapi({ example: ["DNS:example.com"] }),
+  notBefore: z.string().openapi({ description: "ISO 8601" }),
+  notAfter: z.string().openapi({ description: "ISO 8601" }),
+  daysLeft: z.number().int().openapi({
+    description: "Whole days until notAfter; negative once expired",
+  }),
+  selfSigned: z.boolean(),
+  serialNumber: z.string(),
+  fingerprint256: z.string(),
+}).openapi("TlsCertificate");
+
+/** The TLS handshake with the final URL's host (null for an http:// page). */
+export const TlsSchema = z.object({
+  error: z.string().nullable().openapi({ description: "Why no handshake completed, else null" }),
+  protocol: z.string().nullable().openapi({ example: "TLSv1.3" }),
+  cipher: z.string().nullable().openapi({ example: "TLS_AES_256_GCM_SHA384" }),
+  authorized: z.boolean().openapi({ description: "The chain verifies against trusted roots" }),
+  authorizationError: z.string().nullable().openapi({ example: "CERT_HAS_EXPIRED" }),
+  nameMismatch: z.string().nullable().openapi({
+    description: "Why the host is not among the certificate's names, else null",
+  }),
+  certificate: CertificateSchema.nullable(),
+}).openapi("InspectTls");
+
 /** One row of the security audit. */
 export const SecurityCheckSchema = z.object({
   id: z.string().openapi({ example: "strict-transport-security" }),
@@ -138,6 +166,9 @@ export const InspectResultSchema = z.object({
   cookies: z.array(CookieSchema),
   caching: CachingSchema,
   compression: CompressionSchema,
+  tls: TlsSchema.nullable().openapi({
+    description: "The final host's TLS certificate, protocol and cipher; null over plain HTTP",
+  }),
   security: SecuritySchema,
   page: PageSchema.nullable().openapi({ description: "HTML statistics; null for other bodies" }),
 }).openapi("InspectResult");
@@ -158,5 +189,7 @@ export type TimingInfo = z.infer<typeof TimingSchema>;
 export type SecurityReport = z.infer<typeof SecuritySchema>;
 /** One audit row as reported. */
 export type SecurityCheckResult = z.infer<typeof SecurityCheckSchema>;
+/** TLS as reported. */
+export type TlsInfo = z.infer<typeof TlsSchema>;
 /** A body kind. */
 export type BodyKind = z.infer<typeof BodyKindSchema>;

@@ -5,7 +5,9 @@
  * it has the check; README.md lists the rows that are this service's own.
  */
 import type { SecurityCheck } from "./check_definition.ts";
-import { cspCheck, sriCheck } from "./checks_content.ts";
+import { cspCheck, sriCheck, sriStylesheetCheck } from "./checks_content.ts";
+import { versionDisclosureCheck } from "./checks_disclosure.ts";
+import { tlsCertificateCheck, tlsVersionCheck } from "./checks_tls.ts";
 import { cookiesCheck } from "./checks_cookies.ts";
 import { corsCheck } from "./checks_cors.ts";
 import {
@@ -33,4 +35,8 @@ export const SECURITY_CHECKS: readonly SecurityCheck[] = [
   cookiesCheck,
   mixedContentCheck,
   sriCheck,
+  sriStylesheetCheck,
+  versionDisclosureCheck,
+  tlsCertificateCheck,
+  tlsVersionCheck,
 ];

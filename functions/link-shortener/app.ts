@@ -5,6 +5,7 @@
  */
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import type { Redis } from "@upstash/redis";
 import {
   createExperimentApp,
   type ExperimentApp,
@@ -13,16 +14,17 @@ import {
 import type { Cache } from "../../shared/bindings/cache.ts";
 import type { Db } from "../../shared/bindings/db.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
-import { errorText, logEvent, stderrSink } from "../../shared/contract/log.ts";
+import { errorText, logEvent, type LogSink, stderrSink } from "../../shared/contract/log.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
+import { requestOrigin } from "../../shared/contract/request_origin.ts";
 import { readJsonBody } from "../../shared/contract/validation.ts";
 import { ClickCounter } from "./clicks.ts";
 import { isCodeShaped } from "./codes.ts";
-import { hotRedirect, isSyncReadable } from "./hot_path.ts";
+import { hotRedirect } from "./hot_path.ts";
 import { DEFAULT_CACHE_TTL_SECONDS, isExpired, type LinkRecord } from "./link.ts";
 import { bearerToken, MANAGE_TOKEN_MESSAGE, tokenMatches } from "./manage_token.ts";
 import { renderQr } from "./qr.ts";
-import { FixedWindowLimiter } from "./rate_limit.ts";
+import { FixedWindowLimiter, type Limiter, SharedWindowLimiter } from "./rate_limit.ts";
 import { LinkResolver } from "./resolve.ts";
 import {
   CodeParams,
@@ -58,6 +60,8 @@ export interface RateLimit {
   /** Requests per window and client address. */
   limit: number;
   windowSeconds: number;
+  /** Upstash's client: given, the limit is counted there, across instances (rate_limit.ts). */
+  redis?: () => Promise<Redis>;
 }
 
 /** What this experiment needs from its environment. */
@@ -66,8 +70,13 @@ export interface Bindings {
   DB: Db;
   /** `CACHE`: the read-through cache of code → URL. */
   CACHE: Cache;
-  /** Longest time a resolved link stays cached (seconds; default 3600). */
+  /** Longest time a resolved link stays in the shared cache (seconds; default 3600). */
   cacheTtlSeconds?: number;
+  /**
+   * `CACHE_LOCAL_TTL_MS`: lifetime of a link in this instance's own memory, the longest a change
+   * made elsewhere goes unseen here (default 4000 alone, 750 in front of Upstash; 0: none).
+   */
+  localCacheTtlMs?: number;
   /** `PUBLIC_BASE_URL`: origin (and optional path) of short URLs; default the request's origin. */
   publicBaseUrl?: string;
   /**
@@ -198,6 +207,15 @@ const deleteRoute = createRoute({
   },
 });
 
+/** The limiter of `POST /shorten`: in Upstash when it is given, else in this process. */
+function limiterOf(limit: RateLimit | undefined, log: LogSink): Limiter | null {
+  if (!limit) return null;
+  const windowMs = limit.windowSeconds * 1000;
+  return limit.redis
+    ? new SharedWindowLimiter(limit.limit, windowMs, limit.redis, { log })
+    : new FixedWindowLimiter(limit.limit, windowMs);
+}
+
 /** The client address a request came from (the TCP peer), or "unknown" outside Deno.serve. */
 function clientAddress(c: Context): string {
   const info = c.env as { remoteAddr?: { hostname?: string } } | undefined;
@@ -211,19 +229,25 @@ export function createApp(
 ): LinkShortenerApp {
   const log = options.log ?? stderrSink;
   const clicks = bindings.clicks ?? new ClickCounter(bindings.DB, { log });
-  // Cache hits of an in-process cache skip the router (see hot_path.ts) and are counted there.
-  const preRoute = isSyncReadable(bindings.CACHE)
-    ? hotRedirect(bindings.CACHE, log, (code, method, referer) => {
-      if (method === "GET") clicks.record(code, referer);
-    })
-    : undefined;
-  const app = createExperimentApp(ROOT, { ...options, log, preRoute });
   const store = new LinkStore(bindings.DB, log);
-  const ttlMs = (bindings.cacheTtlSeconds ?? DEFAULT_CACHE_TTL_SECONDS) * 1000;
-  const resolver = new LinkResolver(store, bindings.CACHE, ttlMs, log);
-  const limit = bindings.shortenRateLimit;
-  const limiter = limit ? new FixedWindowLimiter(limit.limit, limit.windowSeconds * 1000) : null;
-  const baseOf = (c: Context) => bindings.publicBaseUrl ?? new URL(c.req.url).origin;
+  const resolver = new LinkResolver(store, bindings.CACHE, {
+    ttlMs: (bindings.cacheTtlSeconds ?? DEFAULT_CACHE_TTL_SECONDS) * 1000,
+    localTtlMs: bindings.localCacheTtlMs,
+    log,
+    // A change's marker outlives any lookup that read the row before it (two DB deadlines).
+    tombstoneMs: 2 * bindings.DB.timeoutMs + 2_000,
+  });
+  // Hits of the in-process tier skip the router (see hot_path.ts) and are counted there.
+  const preRoute = hotRedirect(resolver.local, log, (code, method, referer) => {
+    if (method === "GET") clicks.record(code, referer);
+  });
+  const app = createExperimentApp(ROOT, { ...options, log, preRoute });
+  const limiter = limiterOf(bindings.shortenRateLimit, log);
+  // The request's origin is checked even when a base URL is set: a malformed Host is refused.
+  const baseOf = (c: Context) => {
+    const origin = requestOrigin(c.req.raw);
+    return bindings.publicBaseUrl ?? origin;
+  };
 
   /** The link under `code` whose manage token the request carries; else 404 / 401. */
   const authorized = async (c: Context, code: string) => {
@@ -262,19 +286,19 @@ export function createApp(
   // mounted without the body.
   app.openAPIRegistry.registerPath(shortenRoute);
   app.openapi({ ...shortenRoute, request: {}, hide: true }, async (c) => {
+    const origin = requestOrigin(c.req.raw);
     if (limiter) {
-      const verdict = limiter.take(clientAddress(c));
+      const verdict = await limiter.take(clientAddress(c));
       if (!verdict.allowed) {
         c.header("Retry-After", String(verdict.retryAfterSeconds));
         throw new ApiError(
           "INVALID_INPUT",
-          `Too many links: at most ${limiter.limit} per ${limit!.windowSeconds} s`,
+          `Too many links: at most ${limiter.limit} per ${limiter.windowMs / 1000} s`,
           429,
         );
       }
     }
     const input = await readJsonBody(c, ShortenBody, MAX_BODY_BYTES);
-    const origin = new URL(c.req.url).origin;
     const base = baseOf(c);
     if (pointsAtSelf(input.url, [origin, base])) {
       throw new ApiError("INVALID_URL", SHORTEN_MESSAGES.selfLink);
@@ -311,9 +335,10 @@ export function createApp(
   });
 
   app.openapi(qrRoute, async (c) => {
+    const base = baseOf(c);
     const link = await findAny(c.req.valid("param").code);
     if (isExpired(link)) throw new ApiError("NOT_FOUND", LINK_EXPIRED);
-    const image = await renderQr(`${baseOf(c)}/${link.code}`, c.req.valid("query"));
+    const image = await renderQr(`${base}/${link.code}`, c.req.valid("query"));
     return c.body(image.body as string, 200, {
       "content-type": image.contentType,
       "cache-control": "public, max-age=86400",
@@ -323,10 +348,11 @@ export function createApp(
   app.openAPIRegistry.registerPath(patchRoute);
   app.openapi({ ...patchRoute, request: { params: CodeParams }, hide: true }, async (c) => {
     const { code } = c.req.valid("param");
+    const origin = requestOrigin(c.req.raw);
     const { link, manageHash } = await authorized(c, code);
     const input = await readJsonBody(c, PatchBody, MAX_BODY_BYTES);
     const url = input.url ?? link.url;
-    if (input.url !== undefined && pointsAtSelf(url, [new URL(c.req.url).origin, baseOf(c)])) {
+    if (input.url !== undefined && pointsAtSelf(url, [origin, baseOf(c)])) {
       throw new ApiError("INVALID_URL", SHORTEN_MESSAGES.selfLink);
     }
     const expiresAt = input.expiresAt === undefined ? link.expiresAt : input.expiresAt;

@@ -10,8 +10,11 @@ import type { Db } from "../../shared/bindings/db.ts";
 import { errorText, logEvent, type LogSink } from "../../shared/contract/log.ts";
 import type { LinkStore, StoredClicks } from "./store.ts";
 
-/** Default flush interval (ms). */
-export const DEFAULT_CLICK_FLUSH_MS = 5_000;
+/**
+ * Default flush interval (ms): the most a crash (SIGKILL) can lose, and how long another
+ * instance's stats may lag behind.
+ */
+export const DEFAULT_CLICK_FLUSH_MS = 1_000;
 
 /** Days in `clicksByDay` (today included). */
 export const STATS_DAYS = 30;
@@ -63,13 +66,26 @@ export function utcDay(ms: number): string {
   return key;
 }
 
-/** The host of a `Referer` header, lower case, or null (absent, malformed, not http(s)). */
+/** What referrer hosts beyond the kept ones, or not host names, count as. */
+export const OTHER_HOST = "(other)";
+
+/** A DNS name (labels of at most 63 characters) or an IP address, as URL parsing gives it. */
+const HOST_NAME =
+  /^(?:(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*|\[[0-9a-f:.]+\])$/;
+
+/**
+ * The host of a `Referer` header, lower case, or null (absent, malformed, not http(s)); a
+ * host that is no host name of at most 253 characters (real names stop there) is `(other)`,
+ * so a client cannot fill the referrer table with long made-up names.
+ */
 export function referrerHost(referer: string | null): string | null {
   if (!referer) return null;
   try {
     const url = new URL(referer);
     if (url.protocol !== "http:" && url.protocol !== "https:") return null;
-    return url.hostname.toLowerCase().replace(/\.$/, "") || null;
+    const host = url.hostname.toLowerCase().replace(/\.$/, "");
+    if (!host) return null;
+    return host.length <= 253 && HOST_NAME.test(host) ? host : OTHER_HOST;
   } catch {
     return null;
   }
@@ -123,7 +139,7 @@ export class ClickCounter {
     if (referer) {
       let host = referrerHost(referer);
       if (host !== null) {
-        if (!p.hosts.has(host) && p.hosts.size >= MAX_HOSTS_PER_FLUSH) host = "(other)";
+        if (!p.hosts.has(host) && p.hosts.size >= MAX_HOSTS_PER_FLUSH) host = OTHER_HOST;
         p.hosts.set(host, (p.hosts.get(host) ?? 0) + 1);
       }
     }
@@ -141,11 +157,15 @@ export class ClickCounter {
     Deno.unrefTimer(this.#timer);
   }
 
-  /** Stops the timer and flushes what is left. */
+  /**
+   * Stops the timer and flushes what is left, again if clicks came in while the first flush
+   * was writing (requests still in flight at shutdown).
+   */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
     await this.flush();
+    if (this.#pending.size > 0) await this.flush();
   }
 
   /**

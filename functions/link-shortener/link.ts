@@ -3,6 +3,15 @@
 /** Default `CACHE_TTL_SECONDS`: how long a resolved link stays cached. */
 export const DEFAULT_CACHE_TTL_SECONDS = 3600;
 
+/**
+ * Lifetime of a link in an instance's own memory without a shared cache: a change made through
+ * one instance reaches every other within it.
+ */
+export const LOCAL_TTL_MS = 4_000;
+
+/** Lifetime of a link in an instance's own memory in front of a shared cache (Upstash). */
+export const LOCAL_TTL_WITH_SHARED_MS = 750;
+
 /** A stored link, as `GET /:code/info` returns it. */
 export interface LinkRecord {
   code: string;

@@ -127,26 +127,27 @@ export const StatsResult = StatsSchema.extend({ code: z.string() }).openapi("Lin
 export const InfoResult = LinkSchema.extend({ expired: z.boolean() }).extend(StatsSchema.shape)
   .openapi("LinkInfo");
 
+/**
+ * A query integer from `min` to `max` written in decimal digits only: `Number()` would also
+ * take `1e3`, `0x100` and ` 256`.
+ */
+function decimal(min: number, max: number, message: string) {
+  return z.string({ error: message }).regex(/^\d{1,6}$/, { error: message }).transform(Number)
+    .pipe(z.number().min(min, { error: message }).max(max, { error: message }));
+}
+
 /** The query of `GET /{code}/qr`. */
 export const QrQuery = z.object({
   format: z.enum(["svg", "png"], { error: SHORTEN_MESSAGES.qrFormat }).default("svg").openapi({
     param: { name: "format", in: "query" },
     description: "Image format (default svg)",
   }),
-  size: z.coerce.number({ error: SHORTEN_MESSAGES.qrSize })
-    .int({ error: SHORTEN_MESSAGES.qrSize })
-    .min(64, { error: SHORTEN_MESSAGES.qrSize })
-    .max(2048, { error: SHORTEN_MESSAGES.qrSize })
-    .default(256)
+  size: decimal(64, 2048, SHORTEN_MESSAGES.qrSize).default(256)
     .openapi({
       param: { name: "size", in: "query" },
       description: "Width in pixels (default 256)",
     }),
-  margin: z.coerce.number({ error: SHORTEN_MESSAGES.qrMargin })
-    .int({ error: SHORTEN_MESSAGES.qrMargin })
-    .min(0, { error: SHORTEN_MESSAGES.qrMargin })
-    .max(16, { error: SHORTEN_MESSAGES.qrMargin })
-    .default(4)
+  margin: decimal(0, 16, SHORTEN_MESSAGES.qrMargin).default(4)
     .openapi({
       param: { name: "margin", in: "query" },
       description: "Quiet zone in modules (default 4)",

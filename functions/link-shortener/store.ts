@@ -5,6 +5,7 @@
  */
 import type { InStatement, ResultSet, Row, TransactionMode } from "@libsql/client/web";
 import type { Db } from "../../shared/bindings/db.ts";
+import { NotConfiguredError } from "../../shared/contract/config.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { errorText, logEvent } from "../../shared/contract/log.ts";
 import type { LinkRecord } from "./link.ts";
@@ -54,6 +55,8 @@ export class LinkStore {
   }
 
   #failed(op: string, err: unknown): ApiError {
+    // A deployment without a database: the message names what to set, and holds no value.
+    if (err instanceof NotConfiguredError) return new ApiError("DATABASE_ERROR", err.message);
     logEvent({ level: "error", event: "db_error", op, message: errorText(err) }, this.#log);
     return new ApiError("DATABASE_ERROR", DATABASE_ERROR_MESSAGE);
   }

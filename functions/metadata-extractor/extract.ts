@@ -6,7 +6,14 @@
  * its fallback list (fields.ts).
  */
 import { decodeHTML } from "entities";
-import { collapse, cooperative, parsePage, resolveUrl } from "../../shared/net/html.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
+import {
+  collapse,
+  cooperative,
+  DEFAULT_PARSE_LIMITS,
+  parsePage,
+  resolveUrl,
+} from "../../shared/net/html.ts";
 import {
   IMAGE_SOURCES,
   type ImageCandidate,
@@ -92,10 +99,22 @@ function datedValue(raw: string): { iso: string; raw: string } | null {
   return iso ? { iso, raw: collapse(raw) } : null;
 }
 
-/** Everything a link preview needs from an HTML page fetched from `finalUrl`. */
-export async function extractMetadata(html: string, finalUrl: string): Promise<PageMetadata> {
-  const doc = await parsePage(html);
-  const yieldSoon = cooperative();
+/**
+ * Everything a link preview needs from an HTML page fetched from `finalUrl`. The parse and the
+ * reading share `budgetMs` (checked at every cooperative yield): past it, 502 PARSE_ERROR
+ * naming the bound.
+ */
+export async function extractMetadata(
+  html: string,
+  finalUrl: string,
+  budgetMs = DEFAULT_PARSE_LIMITS.maxMillis,
+): Promise<PageMetadata> {
+  const started = performance.now();
+  const doc = await parsePage(html, "PARSE_ERROR", { maxMillis: budgetMs });
+  const yieldSoon = cooperative(25, {
+    endsAt: started + budgetMs,
+    over: () => new ApiError("PARSE_ERROR", `Page took longer than ${budgetMs} ms to read`),
+  });
   const s = collectSignals(doc, finalUrl);
   const ld = parseJsonLd(s.jsonLdTexts, s.base);
   const page: Page = { doc, s, ld, main: mainNode(ld), og: ogImages(s.ordered) };

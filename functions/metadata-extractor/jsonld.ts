@@ -63,13 +63,40 @@ function unwrap(raw: string): string {
     .replace(/;$/, "");
 }
 
-/** Parses the blocks of a page against its base URL. */
+/**
+ * Deepest nesting of arrays and objects read in a block: real ones stay under 20, and every walk
+ * of a block (here and in the fields) recurses, so 2,000 nested arrays overflowed the stack.
+ */
+export const MAX_LD_DEPTH = 64;
+
+/** Whether the JSON text `source` nests arrays and objects deeper than `max` (one pass). */
+export function nestsDeeper(source: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // a backslash escapes the next character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
+/** Parses the blocks of a page against its base URL; a block that cannot be read is skipped. */
 export function parseJsonLd(texts: string[], base: string): JsonLd {
   const ld: JsonLd = { blocks: [], nodes: [], byId: new Map(), warnings: [] };
   texts.forEach((raw, i) => {
     const source = unwrap(raw);
     if (source === "") {
       ld.warnings.push(`JSON-LD block ${i + 1} is empty; skipped`);
+      return;
+    }
+    if (nestsDeeper(source, MAX_LD_DEPTH)) {
+      ld.warnings.push(`JSON-LD block ${i + 1} nests deeper than ${MAX_LD_DEPTH} levels; skipped`);
       return;
     }
     let block: unknown;

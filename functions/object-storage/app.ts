@@ -29,8 +29,24 @@ import {
   OBJECT_MESSAGES,
   publicRoute,
   readRoute,
+  SignBody,
+  signedReadRoute,
+  signedUploadRoute,
+  signRoute,
   uploadRoute,
 } from "./routes.ts";
+import { undecodableParam } from "./raw_query.ts";
+import { readJsonBody } from "../../shared/contract/validation.ts";
+import {
+  isAdmin,
+  signGrant,
+  SIGNING_MESSAGES,
+  type SigningConfig,
+  verifyGrant,
+} from "./signing.ts";
+
+/** Bytes of a `POST /object/sign` body at most. */
+const MAX_SIGN_BODY_BYTES = 4 * 1024;
 import { ROOT } from "./root.ts";
 
 /** The root information document (root.ts: start-up serves it without this module). */
@@ -47,19 +63,33 @@ export type { Bindings };
  */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const app = createExperimentApp(ROOT, options);
+  // A key or prefix that does not decode is refused, not kept as written (see raw_query.ts).
+  app.use("*", async (c, next) => {
+    const name = undecodableParam(c.req.url, ["key", "prefix"]);
+    if (name !== null) {
+      const message = name === "key" ? OBJECT_MESSAGES.invalidKey : OBJECT_MESSAGES.invalidPrefix;
+      throw new ApiError("INVALID_INPUT", message);
+    }
+    await next();
+  });
   const bucketOf = (isPublic: string | undefined): ObjectBucket =>
     isPublic === "true" ? bindings.PUBLIC_BUCKET : bindings.BUCKET;
   const max = bindings.maxObjectBytes;
 
-  app.openapi(uploadRoute, async (c) => {
-    const { key, public: isPublic } = c.req.valid("query");
-    const contentType = c.req.valid("header")["content-type"]?.trim() || DEFAULT_CONTENT_TYPE;
+  /** Streams the request body into `key`, refusing it past `limit` bytes (nothing stored). */
+  const store = async (
+    c: Context,
+    isPublic: boolean,
+    key: string,
+    contentType: string,
+    limit: number,
+  ) => {
     // Refuse up front what the client already says is too large: nothing is read or stored.
-    checkDeclaredLength(c.req.raw, max, "Object");
+    checkDeclaredLength(c.req.raw, limit, "Object");
     const declared = Number(c.req.header("content-length"));
-    const body = limitBody(c.req.raw.body, max, { subject: "Object" });
+    const body = limitBody(c.req.raw.body, limit, { subject: "Object" });
     try {
-      await bucketOf(isPublic).put(key, body.stream, {
+      await bucketOf(isPublic ? "true" : undefined).put(key, body.stream, {
         contentType,
         size: Number.isSafeInteger(declared) ? declared : undefined,
       });
@@ -68,8 +98,62 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
       throw body.failure ?? storageFailure(err);
     }
     const base = bindings.PUBLIC_BUCKET_URL;
-    const url = isPublic === "true" && base ? `${base}/${encodeKeyPath(key)}` : undefined;
+    const url = isPublic && base ? `${base}/${encodeKeyPath(key)}` : undefined;
     return c.json({ key, uploaded: true as const, ...(url ? { url } : {}) }, 200);
+  };
+
+  app.openapi(uploadRoute, (c) => {
+    const { key, public: isPublic } = c.req.valid("query");
+    const contentType = c.req.valid("header")["content-type"]?.trim() || DEFAULT_CONTENT_TYPE;
+    return store(c, isPublic === "true", key, contentType, max);
+  });
+
+  const now = bindings.now ?? Date.now;
+  /** The signing secrets, or the 404 of a route that is not there. */
+  const signing = (): SigningConfig => {
+    if (!bindings.signing) throw new ApiError("NOT_FOUND", "Not found");
+    return bindings.signing;
+  };
+
+  // The body is read by readJsonBody (4 KiB cap, "Invalid JSON" whatever the Content-Type):
+  // the declaration goes to the registry, the handler is mounted without the body validator.
+  app.openAPIRegistry.registerPath(signRoute);
+  app.openapi({ ...signRoute, request: {}, hide: true }, async (c) => {
+    const config = signing();
+    if (!(await isAdmin(config, c.req.header("authorization")))) {
+      c.header("www-authenticate", 'Bearer realm="object-storage"');
+      throw new ApiError("INVALID_INPUT", SIGNING_MESSAGES.unauthorized, 401);
+    }
+    const input = await readJsonBody(c, SignBody, MAX_SIGN_BODY_BYTES);
+    if (input.maxBytes !== undefined && input.maxBytes > max) {
+      throw new ApiError("INVALID_INPUT", `maxBytes must be at most ${max}`);
+    }
+    const expires = Math.floor(now() / 1000) + input.expiresIn;
+    const query = await signGrant(config, {
+      method: input.method,
+      key: input.key,
+      public: input.public === true,
+      expires,
+      maxBytes: input.maxBytes,
+      contentType: input.contentType,
+    });
+    const url = new URL(`/object/signed?${query}`, c.req.url).toString();
+    return c.json({ url, expiresAt: new Date(expires * 1000).toISOString() }, 200);
+  });
+
+  app.openapi(signedReadRoute, async (c) => {
+    const grant = await verifyGrant(signing(), "GET", new URL(c.req.url).searchParams, now());
+    return serveObject(c, bucketOf(grant.public ? "true" : undefined), grant.key);
+  });
+
+  app.openapi(signedUploadRoute, async (c) => {
+    const grant = await verifyGrant(signing(), "PUT", new URL(c.req.url).searchParams, now());
+    const sent = c.req.header("content-type")?.trim() || undefined;
+    if (grant.contentType !== undefined && sent !== grant.contentType) {
+      throw new ApiError("INVALID_INPUT", SIGNING_MESSAGES.contentType, 403);
+    }
+    const limit = Math.min(grant.maxBytes ?? max, max);
+    return store(c, grant.public, grant.key, sent ?? DEFAULT_CONTENT_TYPE, limit);
   });
 
   app.openapi(readRoute, (c) => {

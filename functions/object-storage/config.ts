@@ -4,7 +4,13 @@
  * `MAX_OBJECT_BYTES` and `PUBLIC_BUCKET_URL`. A malformed value is a ConfigError naming it.
  */
 import { bucketsFromEnv, type ObjectBucket } from "../../shared/bindings/bucket/mod.ts";
-import type { Env } from "../../shared/contract/config.ts";
+import { ConfigError, type Env } from "../../shared/contract/config.ts";
+import {
+  MIN_ADMIN_TOKEN_BYTES,
+  MIN_SIGNING_KEY_BYTES,
+  type SigningConfig,
+  signingConfig,
+} from "./signing.ts";
 
 /** The local port of this experiment (scripts/experiments.ts); `PORT` overrides it. */
 export const DEFAULT_PORT = 8008;
@@ -26,6 +32,27 @@ export interface Bindings {
   PUBLIC_BUCKET_URL?: string;
   /** The largest accepted upload, in bytes. */
   maxObjectBytes: number;
+  /** Signed links (`OBJECT_SIGNING_KEY` and `OBJECT_ADMIN_TOKEN`); absent: their routes 404. */
+  signing?: SigningConfig;
+  /** The clock signed links are checked against (ms since the epoch); tests inject one. */
+  now?: () => number;
+}
+
+/**
+ * The signing secrets: both set, or none (the routes are then absent). One that is too short
+ * to be a secret is a ConfigError naming it.
+ */
+export async function signingFromEnv(env: Env): Promise<SigningConfig | undefined> {
+  const key = env.string("OBJECT_SIGNING_KEY");
+  const token = env.string("OBJECT_ADMIN_TOKEN");
+  const bytes = (s: string) => new TextEncoder().encode(s).length;
+  if (key !== undefined && bytes(key) < MIN_SIGNING_KEY_BYTES) {
+    throw new ConfigError(`OBJECT_SIGNING_KEY must be at least ${MIN_SIGNING_KEY_BYTES} bytes`);
+  }
+  if (token !== undefined && bytes(token) < MIN_ADMIN_TOKEN_BYTES) {
+    throw new ConfigError(`OBJECT_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_BYTES} bytes`);
+  }
+  return key && token ? await signingConfig(key, token) : undefined;
 }
 
 /** Reads the environment into the bindings; nothing is contacted or created. */
@@ -37,6 +64,7 @@ export async function bindingsFromEnv(env: Env): Promise<Bindings> {
     MAX_MAX_OBJECT_BYTES,
   );
   const PUBLIC_BUCKET_URL = env.url("PUBLIC_BUCKET_URL");
+  const signing = await signingFromEnv(env);
   const buckets = await bucketsFromEnv(env, DEFAULT_BUCKET_NAMES, { maxObjectBytes });
-  return { ...buckets, PUBLIC_BUCKET_URL, maxObjectBytes };
+  return { ...buckets, PUBLIC_BUCKET_URL, maxObjectBytes, signing };
 }

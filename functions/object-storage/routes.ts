@@ -6,6 +6,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { isValidKey, isValidPrefix, MAX_KEY_BYTES } from "../../shared/bindings/bucket/mod.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { MESSAGES } from "../../shared/contract/validation.ts";
+import { MAX_EXPIRES_IN } from "./signing.ts";
 
 /** Messages of this experiment's 400s. */
 export const OBJECT_MESSAGES = {
@@ -244,5 +245,113 @@ export const publicRoute = createRoute({
     },
     304: { description: "Not modified (If-None-Match matched)" },
     ...errorResponses("INVALID_INPUT", "NOT_FOUND", [416, "INVALID_INPUT"], "STORAGE_ERROR"),
+  },
+});
+
+/** `POST /object/sign` body: what the link will allow. */
+export const SignBody = z.object({
+  key: z.string().min(1).refine(isValidKey, OBJECT_MESSAGES.invalidKey).openapi({
+    description: KEY_DESCRIPTION,
+    example: "uploads/report.pdf",
+  }),
+  method: z.enum(["GET", "PUT"]).openapi({ description: "The one operation the link allows" }),
+  expiresIn: z.number().int().min(1).max(MAX_EXPIRES_IN).openapi({
+    description: `Seconds the link lives, 1-${MAX_EXPIRES_IN} (7 days)`,
+    example: 900,
+  }),
+  maxBytes: z.number().int().min(1).optional().openapi({
+    description: "PUT only: the most bytes the upload may have (at most MAX_OBJECT_BYTES, " +
+      "which also applies when absent)",
+    example: 1048576,
+  }),
+  contentType: z.string().max(255).regex(MEDIA_TYPE, OBJECT_MESSAGES.invalidContentType)
+    .optional().openapi({
+      description: "PUT only: the Content-Type the upload must declare",
+      example: "application/pdf",
+    }),
+  public: z.boolean().optional().openapi({ description: "The public bucket (default private)" }),
+}).strict().refine(
+  (b) => b.method === "PUT" || (b.maxBytes === undefined && b.contentType === undefined),
+  { message: "maxBytes and contentType apply to PUT links only" },
+).openapi("SignRequest");
+
+/** `POST /object/sign` answer. */
+export const SignResultSchema = z.object({
+  url: z.string().openapi({
+    description: "Absolute URL on this service (`/object/signed?...&sig=`)",
+  }),
+  expiresAt: z.string().openapi({ description: "ISO 8601 time the link stops working" }),
+}).openapi("SignResult");
+
+/** The query of a signed link (its fields are checked by the signature, not here). */
+export const SignedQuery = z.object({
+  key: z.string().optional().openapi({ param: { name: "key", in: "query" } }),
+  public: z.string().optional().openapi({ param: { name: "public", in: "query" } }),
+  expires: z.string().optional().openapi({
+    param: { name: "expires", in: "query" },
+    description: "Unix time the link expires",
+  }),
+  maxBytes: z.string().optional().openapi({ param: { name: "maxBytes", in: "query" } }),
+  contentType: z.string().optional().openapi({ param: { name: "contentType", in: "query" } }),
+  sig: z.string().optional().openapi({
+    param: { name: "sig", in: "query" },
+    description: "HMAC-SHA256 of every field and the method, base64url",
+  }),
+});
+
+const SIGNING_NOTE = "Answers 404 unless OBJECT_SIGNING_KEY and OBJECT_ADMIN_TOKEN are both set.";
+
+/** `POST /object/sign`. */
+export const signRoute = createRoute({
+  method: "post",
+  path: "/object/sign",
+  summary: "Create a signed link",
+  description: "Needs `Authorization: Bearer <OBJECT_ADMIN_TOKEN>`. Answers a URL that lets " +
+    "whoever holds it do one operation (GET or PUT) on one key until `expiresAt`; PUT links " +
+    "carry a size and a Content-Type limit, enforced by this service as the bytes stream in. " +
+    SIGNING_NOTE,
+  request: {
+    body: { required: true, content: { "application/json": { schema: SignBody } } },
+  },
+  responses: {
+    200: jsonContent(SignResultSchema, "The link"),
+    ...errorResponses("INVALID_INPUT", [401, "INVALID_INPUT"], "NOT_FOUND"),
+  },
+});
+
+/** `GET /object/signed`. */
+export const signedReadRoute = createRoute({
+  method: "get",
+  path: "/object/signed",
+  summary: "Read an object through a signed link",
+  description: "As `GET /object`, for the key and bucket the link names. A link changed in " +
+    "any way, signed for PUT, or expired is 403. " + SIGNING_NOTE,
+  request: { query: SignedQuery },
+  responses: {
+    200: { description: "The object", headers: READ_HEADERS, content: BINARY },
+    206: { description: "The requested range (Content-Range)", content: BINARY },
+    304: { description: "Not modified (If-None-Match matched)" },
+    ...errorResponses([403, "INVALID_INPUT"], "NOT_FOUND", "STORAGE_ERROR"),
+  },
+});
+
+/** `PUT /object/signed`. */
+export const signedUploadRoute = createRoute({
+  method: "put",
+  path: "/object/signed",
+  summary: "Upload an object through a signed link",
+  description: "As `PUT /object`, for the key and bucket the link names: a body over the " +
+    "link's maxBytes is 413 and nothing is stored; a Content-Type other than the link's is " +
+    "403. A link changed in any way, signed for GET, or expired is 403. " + SIGNING_NOTE,
+  request: { query: SignedQuery, body: { content: BINARY, required: false } },
+  responses: {
+    200: jsonContent(UploadResultSchema, "Stored"),
+    ...errorResponses(
+      [403, "INVALID_INPUT"],
+      [408, "INVALID_INPUT"],
+      [413, "INVALID_INPUT"],
+      "NOT_FOUND",
+      "STORAGE_ERROR",
+    ),
   },
 });

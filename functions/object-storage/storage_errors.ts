@@ -4,6 +4,7 @@
  * bucket name or credential reaches the client. The details go to the log.
  */
 import { InvalidKeyError } from "../../shared/bindings/bucket/mod.ts";
+import { NotConfiguredError } from "../../shared/contract/config.ts";
 import { ApiError, safeMessage } from "../../shared/contract/errors.ts";
 import { errorText, logEvent } from "../../shared/contract/log.ts";
 import { OBJECT_MESSAGES } from "./routes.ts";
@@ -11,6 +12,8 @@ import { OBJECT_MESSAGES } from "./routes.ts";
 /** The contract error for a failed bucket operation (logging the details of a real failure). */
 export function storageFailure(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  // A deployment without a store: the message names what to set, and holds no value.
+  if (err instanceof NotConfiguredError) return new ApiError("STORAGE_ERROR", err.message);
   if (err instanceof InvalidKeyError) {
     return new ApiError("INVALID_INPUT", OBJECT_MESSAGES.invalidKey);
   }

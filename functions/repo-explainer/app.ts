@@ -1,4 +1,7 @@
-/** The repo-explainer experiment's app: `GET /explain?url=` explains a GitHub repository. */
+/**
+ * The repo-explainer experiment's app: `GET /explain?url=` explains a GitHub repository,
+ * `GET /digest?url=` gives it as one text for a model.
+ */
 import { createRoute, z } from "@hono/zod-openapi";
 import {
   type AI,
@@ -17,14 +20,22 @@ import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { MODEL_HEADER } from "../../shared/contract/middleware.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
+import { callerToken, requestGithub } from "./caller_token.ts";
 import { readRepository } from "./github_api.ts";
 import type { GithubConfig } from "./github_config.ts";
 import { parseGithubRepoUrl } from "./github_url.ts";
 import { explainMessages, explainUserMessage } from "./prompt.ts";
 import { ROOT } from "./root.ts";
+import { DigestQuery, DigestResultSchema, TokenReportSchema } from "./schema.ts";
 
 /** The digest (its Markdown, TOML and JSONC readers), loaded by the first `/explain`. */
 const loadDigest = onFirstUse(() => import("./digest.ts"));
+
+/** The archive reader, glob filters and tokenizer, loaded by the first request needing them. */
+const loadFiles = onFirstUse(() => import("./repo_digest.ts"));
+
+/** Time counting tokens may take on one request before the rest is estimated. */
+export const TOKEN_BUDGET_MS = 3_000;
 
 /** The root information document (root.ts: start-up serves it without this module). */
 export { ROOT };
@@ -44,6 +55,15 @@ export interface Bindings {
 /** The message of a URL that is valid but names no GitHub repository. */
 export const NOT_A_REPO = "Not a GitHub repository URL";
 
+/** A caller's GitHub token (private repositories), used for this request only. */
+const AuthHeader = z.object({
+  authorization: z.string().optional().openapi({
+    param: { name: "authorization", in: "header" },
+    description: "`Bearer <GitHub token>`: reads private repositories the token can see; " +
+      "used for this request only, never stored or logged",
+  }),
+});
+
 const RunSchema = z.object({
   command: z.string().openapi({ example: "npm run dev" }),
   runs: z.string().nullable().openapi({ description: "What it runs, when the manifest says" }),
@@ -61,7 +81,8 @@ const StackSchema = z.object({
   devDependencies: z.array(z.string()),
 });
 
-const DigestSchema = z.object({
+/** The offline digest part of `/explain`'s answer. */
+export const DigestSchema = z.object({
   about: z.string().nullable().openapi({
     description: "The description, else the README's first real paragraph",
   }),
@@ -78,7 +99,8 @@ const DigestSchema = z.object({
   description: "Built from the GitHub API's answers alone, without a model",
 });
 
-const ExplainSchema = z.object({
+/** The answer of `GET /explain`. */
+export const ExplainSchema = z.object({
   repo: z.string().openapi({
     description: "`owner/name` as GitHub spells it",
     example: "denoland/deno",
@@ -95,6 +117,10 @@ const ExplainSchema = z.object({
       'a model the digest as text, headed "Digest (no model)"',
   }),
   digest: DigestSchema,
+  tokens: TokenReportSchema.nullable().openapi({
+    description: "Tokens of the files a default /digest would send (per file, per directory, " +
+      "in total); null when the archive could not be read",
+  }),
 }).openapi("ExplainResult");
 
 const explainRoute = createRoute({
@@ -107,6 +133,7 @@ const explainRoute = createRoute({
     "digest answers (built from the API's answers alone) and `X-AI-Model` says `digest (no " +
     "model)`; `digest` is part of every answer.",
   request: {
+    headers: AuthHeader,
     query: UrlQuery.extend({
       url: UrlQuery.shape.url.openapi({
         param: { name: "url", in: "query", required: true },
@@ -117,7 +144,23 @@ const explainRoute = createRoute({
   },
   responses: {
     200: jsonContent(ExplainSchema, "The repository's facts and its explanation"),
-    ...errorResponses("INVALID_URL", "NOT_FOUND", "FETCH_OR_AI_ERROR"),
+    ...errorResponses("INVALID_URL", "INVALID_INPUT", "NOT_FOUND", "FETCH_OR_AI_ERROR"),
+  },
+});
+
+const digestRoute = createRoute({
+  method: "get",
+  path: "/digest",
+  summary: "A GitHub repository as one text for a model",
+  description: "Reads the repository's tarball at `ref` through the GitHub API and answers " +
+    "its directory tree then each text file, with token counts (o200k_base). Binaries, " +
+    "lockfiles, minified bundles and vendored folders are left out; `include` and `exclude` " +
+    "globs narrow it; past `maxTokens` files are dropped largest first. `omitted` lists every " +
+    "file left out and why.",
+  request: { headers: AuthHeader, query: DigestQuery },
+  responses: {
+    200: jsonContent(DigestResultSchema, "The repository as text, with its token counts"),
+    ...errorResponses("INVALID_URL", "INVALID_INPUT", "NOT_FOUND", "FETCH_OR_AI_ERROR"),
   },
 });
 
@@ -127,7 +170,14 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   app.openapi(explainRoute, async (c) => {
     const target = parseGithubRepoUrl(c.req.valid("query").url);
     if (!target) throw new ApiError("INVALID_URL", NOT_A_REPO);
-    const repo = await readRepository(bindings.github, target, bindings.fetchPolicy);
+    const token = callerToken(c.req.header("authorization"));
+    markPrivate(c, token);
+    const github = requestGithub(bindings.github, token);
+    const files = loadFiles();
+    const [repo, tokens] = await Promise.all([
+      readRepository(github, target, bindings.fetchPolicy),
+      files.then((f) => f.explainTokens(github, target, bindings.fetchPolicy, TOKEN_BUDGET_MS)),
+    ]);
     const facts = {
       repo: repo.fullName,
       description: repo.description,
@@ -138,18 +188,46 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
       defaultBranch: repo.defaultBranch,
       files: repo.files,
     };
+    const answer = { ...facts, tokens };
     const { buildDigest, DIGEST_LABEL, digestText } = await loadDigest();
     const digest = buildDigest(repo);
     const message = explainUserMessage(repo);
-    if (message === "") return c.json({ ...facts, summary: NO_CONTENT_SUMMARY, digest }, 200);
+    if (message === "") return c.json({ ...answer, summary: NO_CONTENT_SUMMARY, digest }, 200);
     if (bindings.AI.model === EXTRACTIVE_MODEL) {
       // No model configured: the digest answers, and says so, instead of an extract of raw lines.
       c.header(MODEL_HEADER, DIGEST_LABEL);
-      return c.json({ ...facts, summary: digestText(repo.fullName, digest), digest }, 200);
+      return c.json({ ...answer, summary: digestText(repo.fullName, digest), digest }, 200);
     }
     const { summary, model } = await generateSummary(bindings.AI, explainMessages(message));
     c.header(MODEL_HEADER, model);
-    return c.json({ ...facts, summary, digest }, 200);
+    return c.json({ ...answer, summary, digest }, 200);
+  });
+
+  app.openapi(digestRoute, async (c) => {
+    const query = c.req.valid("query");
+    const target = parseGithubRepoUrl(query.url);
+    if (!target) throw new ApiError("INVALID_URL", NOT_A_REPO);
+    const token = callerToken(c.req.header("authorization"));
+    markPrivate(c, token);
+    const { repoDigest } = await loadFiles();
+    const result = await repoDigest(requestGithub(bindings.github, token), target, {
+      ref: query.ref ?? target.ref,
+      include: query.include,
+      exclude: query.exclude,
+      maxTokens: query.maxTokens,
+      limits: bindings.fetchPolicy,
+      tokenBudgetMs: TOKEN_BUDGET_MS,
+    });
+    return c.json(result, 200);
   });
   return app;
+}
+
+/**
+ * Answers depend on who asks once a token may be sent: shared caches key on `Authorization`,
+ * and an answer computed with a caller's token is never stored by one.
+ */
+function markPrivate(c: { header(name: string, value: string): void }, token?: string): void {
+  c.header("vary", "Authorization");
+  if (token !== undefined) c.header("cache-control", "private, no-store");
 }

@@ -12,6 +12,8 @@ import { MANIFEST_FILES } from "./manifests.ts";
 /** The API version the requests ask for. */
 export const GITHUB_API_VERSION = "2022-11-28";
 
+const USER_AGENT = "EdgeUtilityServices-repo-explainer/1.0";
+
 /** Manifests looked for at the top level, the first present being the main one. */
 export const MANIFESTS = MANIFEST_FILES;
 
@@ -116,7 +118,7 @@ function str(value: unknown): string | null {
 }
 
 /** Requests to the API under one deadline; 404 reads as null, other failures throw. */
-class GithubApi {
+export class GithubApi {
   private readonly signal: AbortSignal;
 
   constructor(private readonly config: GithubConfig, private readonly limits: ReadLimits) {
@@ -143,23 +145,63 @@ class GithubApi {
     return (await readCapped(res, MAX_TEXT_FILE_BYTES, this.signal)).text;
   }
 
-  private async request(path: string, accept: string): Promise<Response | null> {
+  /**
+   * A tarball (`/tarball/<ref>`): the API answers with a redirect to a short-lived download
+   * URL, which is fetched without the token (it must never leave for another host; the URL
+   * carries its own authorisation). Its body, unread; null on 404.
+   */
+  async tarball(path: string): Promise<Response | null> {
+    const res = await this.request(path, "application/vnd.github+json", "manual");
+    if (!res) return null;
+    if (res.status < 300 || res.status >= 400) return res;
+    await res.body?.cancel();
+    const location = res.headers.get("location");
+    if (!location) throw fail("GitHub API redirected the archive without a location");
+    let download: Response;
+    try {
+      download = await fetch(new URL(location, this.config.apiUrl), {
+        headers: { "user-agent": USER_AGENT },
+        redirect: "manual",
+        signal: this.signal,
+      });
+    } catch (err) {
+      throw this.signal.aborted
+        ? fail(`GitHub archive download timed out after ${this.limits.timeoutMs} ms`)
+        : fail(`GitHub archive download failed: ${describeFetchFailure(err, location)}`);
+    }
+    if (!download.ok) {
+      await download.body?.cancel();
+      throw fail(`GitHub archive download responded HTTP ${download.status}`);
+    }
+    return download;
+  }
+
+  /** The deadline every request of this reader shares. */
+  get deadline(): AbortSignal {
+    return this.signal;
+  }
+
+  private async request(
+    path: string,
+    accept: string,
+    redirect: RequestRedirect = "follow",
+  ): Promise<Response | null> {
     const headers: Record<string, string> = {
       "accept": accept,
-      "user-agent": "EdgeUtilityServices-repo-explainer/1.0",
+      "user-agent": USER_AGENT,
       "x-github-api-version": GITHUB_API_VERSION,
     };
     if (this.config.token) headers.authorization = `Bearer ${this.config.token}`;
     let res: Response;
     try {
-      res = await fetch(`${this.config.apiUrl}${path}`, { headers, signal: this.signal });
+      res = await fetch(`${this.config.apiUrl}${path}`, { headers, redirect, signal: this.signal });
     } catch (err) {
       const host = new URL(this.config.apiUrl).host;
       throw this.signal.aborted
         ? fail(`GitHub API (${host}) timed out after ${this.limits.timeoutMs} ms`)
         : fail(`GitHub API request failed: ${describeFetchFailure(err, this.config.apiUrl)}`);
     }
-    if (res.ok) return res;
+    if (res.ok || (redirect === "manual" && res.status >= 300 && res.status < 400)) return res;
     const message = await errorMessage(res);
     if (res.status === 404) return null;
     if (isRateLimited(res)) {
@@ -189,7 +231,8 @@ async function errorMessage(res: Response): Promise<string | null> {
   }
 }
 
-function fail(message: string): ApiError {
+/** A FETCH_OR_AI_ERROR with `message`. */
+export function fail(message: string): ApiError {
   return new ApiError("FETCH_OR_AI_ERROR", message);
 }
 

@@ -1,4 +1,5 @@
 /** The `/screenshot` request and response schemas. */
+import { isCssSelector } from "./css_selector.ts";
 import { z } from "@hono/zod-openapi";
 import { UrlQuery } from "../../shared/contract/validation.ts";
 import { RANGES } from "./limits.ts";
@@ -73,7 +74,8 @@ export const MAX_WAIT_FOR_MS = 10_000;
 const WAIT_FOR_MESSAGE = `waitFor must be milliseconds from 0 to ${MAX_WAIT_FOR_MS} or a CSS ` +
   `selector of at most ${MAX_SELECTOR_LENGTH} characters`;
 
-const SELECTOR_MESSAGE = `selector must be 1 to ${MAX_SELECTOR_LENGTH} characters`;
+const SELECTOR_MESSAGE =
+  `selector must be a CSS selector of 1 to ${MAX_SELECTOR_LENGTH} characters`;
 
 /** `?url=` plus the optional capture parameters. */
 export const ScreenshotQuery = UrlQuery.extend({
@@ -112,7 +114,7 @@ export const ScreenshotQuery = UrlQuery.extend({
   ),
   selector: z.string({ error: SELECTOR_MESSAGE }).optional().transform((raw, ctx) => {
     if (raw === undefined) return undefined;
-    if (raw.trim().length === 0 || raw.length > MAX_SELECTOR_LENGTH) {
+    if (raw.trim().length === 0 || raw.length > MAX_SELECTOR_LENGTH || !isCssSelector(raw)) {
       ctx.addIssue({ code: "custom", message: SELECTOR_MESSAGE });
       return z.NEVER;
     }
@@ -128,7 +130,7 @@ export const ScreenshotQuery = UrlQuery.extend({
     if (/^\d+$/.test(raw)) {
       const ms = Number(raw);
       if (ms <= MAX_WAIT_FOR_MS) return ms;
-    } else if (raw.trim().length > 0 && raw.length <= MAX_SELECTOR_LENGTH) {
+    } else if (raw.trim().length > 0 && raw.length <= MAX_SELECTOR_LENGTH && isCssSelector(raw)) {
       return raw;
     }
     ctx.addIssue({ code: "custom", message: WAIT_FOR_MESSAGE });

@@ -15,6 +15,12 @@ export interface Cache {
   get(key: string): Promise<string | null>;
   /** Stores `value` under `key` for `ttlMs` milliseconds (at least 1). */
   set(key: string, value: string, ttlMs: number): Promise<void>;
+  /**
+   * Stores `value` under `key` for `ttlMs` only when `key` holds nothing (Redis `SET NX`):
+   * resolves true when it stored it. A filler that read old data cannot overwrite a marker a
+   * writer left meanwhile.
+   */
+  add(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Removes `key` (absent keys are fine). */
   delete(key: string): Promise<void>;
   /**
@@ -82,6 +88,13 @@ export class MemoryCache implements Cache {
       this.#entries.delete(this.#entries.keys().next().value!);
     }
     return Promise.resolve();
+  }
+
+  /** See {@link Cache.add}. */
+  add(key: string, value: string, ttlMs: number): Promise<boolean> {
+    const entry = this.#entries.get(key);
+    if (entry !== undefined && entry.expires > this.#now()) return Promise.resolve(false);
+    return this.set(key, value, ttlMs).then(() => true);
   }
 
   /** See {@link Cache.delete}. */
@@ -153,6 +166,13 @@ export class UpstashCache implements Cache {
     const ms = Math.max(1, Math.ceil(ttlMs));
     if (ms % 1000 === 0) await redis.set(key, value, { ex: ms / 1000 });
     else await redis.set(key, value, { px: ms });
+  }
+
+  /** See {@link Cache.add}: `SET key value NX PX ttl`. */
+  async add(key: string, value: string, ttlMs: number): Promise<boolean> {
+    const redis = await this.redis();
+    const stored = await redis.set(key, value, { nx: true, px: Math.max(1, Math.ceil(ttlMs)) });
+    return stored !== null;
   }
 
   /** See {@link Cache.delete}. */
@@ -277,6 +297,11 @@ export class BreakerCache implements Cache {
   /** See {@link Cache.set}. */
   set(key: string, value: string, ttlMs: number): Promise<void> {
     return this.#call("set", () => this.#inner.set(key, value, ttlMs));
+  }
+
+  /** See {@link Cache.add}. */
+  add(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return this.#call("add", () => this.#inner.add(key, value, ttlMs));
   }
 
   /** See {@link Cache.delete}. */

@@ -10,7 +10,7 @@
  */
 import type { Client, InStatement, ResultSet, TransactionMode } from "@libsql/client/web";
 import { expandConfig } from "@libsql/core/config";
-import { ConfigError, type Env } from "../contract/config.ts";
+import { ConfigError, type Env, NotConfiguredError } from "../contract/config.ts";
 import { withDeadline } from "./deadline.ts";
 
 /** Where the database lives and how long a call may take. */
@@ -21,7 +21,17 @@ export interface DbConfig {
   authToken?: string;
   /** `DB_TIMEOUT_MS`: deadline of one call (default {@link DEFAULT_DB_TIMEOUT_MS}). */
   timeoutMs?: number;
+  /**
+   * Set when there is no database to open (a deployment without `DB_URL`): every call rejects
+   * with a {@link NotConfiguredError} carrying this message, and nothing is opened or written.
+   */
+  missing?: string;
 }
+
+/** What a deployment without `DB_URL` answers (the variables to set, no value). */
+export const DB_NOT_CONFIGURED =
+  "No database configured: set DB_URL (a libSQL URL such as libsql://<db>.turso.io, with " +
+  "DB_AUTH_TOKEN) or DB_URL=file:<path> to keep the data on this instance's own disk";
 
 const DB_SCHEMES = ["file:", "libsql:", "https:", "http:", "wss:", "ws:"] as const;
 
@@ -33,13 +43,18 @@ const BUSY_TIMEOUT_MS = 5_000;
 
 /**
  * `DB_URL`, `DB_AUTH_TOKEN` and `DB_TIMEOUT_MS`; without `DB_URL`,
- * `file:<DATA_DIR>/<defaultFile>` (DATA_DIR defaults to `.data`). Throws ConfigError for a
+ * `file:<DATA_DIR>/<defaultFile>` (DATA_DIR defaults to `.data`), except in a deployment
+ * bundle (`env.deployment`), where an instance's disk is temporary: there the config is
+ * {@link DbConfig.missing} and every call fails naming `DB_URL`. Throws ConfigError for a
  * malformed URL, scheme or timeout.
  */
 export function dbConfigFromEnv(env: Env, defaultFile: string): DbConfig {
   const authToken = env.string("DB_AUTH_TOKEN");
   const timeoutMs = env.int("DB_TIMEOUT_MS", DEFAULT_DB_TIMEOUT_MS, 50, 120_000);
   const raw = env.string("DB_URL");
+  if (raw === undefined && env.deployment) {
+    return { url: "", authToken, timeoutMs, missing: DB_NOT_CONFIGURED };
+  }
   if (raw === undefined) {
     const dir = env.string("DATA_DIR", ".data").replace(/\/+$/, "");
     return { url: `file:${dir}/${defaultFile}`, authToken, timeoutMs };
@@ -150,6 +165,12 @@ export async function openDb(config: DbConfig): Promise<Client> {
   return db;
 }
 
+/** Imports the client {@link openDb} will use (cached: openDb's own import is then instant). */
+async function loadClientModule(config: DbConfig): Promise<void> {
+  if (isRemoteUrl(config.url)) await import("@libsql/client/web");
+  else await import("@libsql/client/sqlite3");
+}
+
 /**
  * A libSQL database opened and migrated on first use. Concurrent first callers share one
  * attempt; a failed attempt (database down, file corrupt) is forgotten, so the next call
@@ -178,6 +199,7 @@ export class Db {
 
   /** The client, opened and migrated (once; retried after a failure). */
   client(): Promise<Client> {
+    if (this.#config.missing) return Promise.reject(new NotConfiguredError(this.#config.missing));
     if (this.#closed) return Promise.reject(new Error("database closed"));
     if (this.#ready) return this.#ready;
     const attempt = this.#open();
@@ -190,6 +212,9 @@ export class Db {
 
   async #open(): Promise<Client> {
     const owned = this.#client === undefined;
+    // Loading the client's code is not the database being slow (a cold instance on a busy
+    // machine can take seconds): it stays outside the deadline, as the cache's does.
+    if (owned) await loadClientModule(this.#config);
     // Migrations take a few round trips: give the whole opening a few call deadlines.
     const client = this.#client ??
       await withDeadline(openDb(this.#config), this.#timeoutMs, "libSQL open");
@@ -230,7 +255,7 @@ export class Db {
  */
 export function dbFromEnv(env: Env, defaultFile: string, migrations: readonly Migration[]): Db {
   const config = dbConfigFromEnv(env, defaultFile);
-  if (isRemoteUrl(config.url)) checkRemoteUrl(config);
+  if (!config.missing && isRemoteUrl(config.url)) checkRemoteUrl(config);
   return new Db(config, migrations);
 }
 

@@ -11,9 +11,43 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * A binding a deployment has not been given: its message names the variables to set, and is
+ * safe to send (no value of any variable is in it). Adapters reject every call with it.
+ */
+export class NotConfiguredError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NotConfiguredError";
+  }
+}
+
+/**
+ * The global a deployment bundle sets before any of its code runs (scripts/build.ts writes
+ * {@link DEPLOYMENT_PRELUDE} at the top of each entry). A deployment keeps no durable state on
+ * the instance's disk unless a variable says so: at the edge that disk is per instance and
+ * temporary, so data written there is gone at the next eviction.
+ */
+export const DEPLOYMENT_GLOBAL = "__edgeUtilityDeployment";
+
+/** The statement a bundle's entry starts with (see {@link DEPLOYMENT_GLOBAL}). */
+export const DEPLOYMENT_PRELUDE = `globalThis.${DEPLOYMENT_GLOBAL}=true;`;
+
+/** True in a bundle built for deployment (scripts/build.ts), false in `deno task dev` and tests. */
+export function isDeploymentBundle(): boolean {
+  return (globalThis as Record<string, unknown>)[DEPLOYMENT_GLOBAL] === true;
+}
+
 /** Typed readers over an environment (a plain record, so tests need no real environment). */
 export class Env {
-  constructor(private readonly vars: Record<string, string | undefined>) {}
+  /**
+   * `deployment`: the process is a deployment bundle, whose embedded defaults must not keep
+   * durable data on the instance's own disk (tests pass it to see what a bundle does).
+   */
+  constructor(
+    private readonly vars: Record<string, string | undefined>,
+    readonly deployment = false,
+  ) {}
 
   /** The raw value, or `fallback` when unset or empty. */
   string(name: string): string | undefined;
@@ -71,5 +105,5 @@ export class Env {
 
 /** The process environment, read once. */
 export function processEnv(): Env {
-  return new Env(Deno.env.toObject());
+  return new Env(Deno.env.toObject(), isDeploymentBundle());
 }

@@ -49,8 +49,15 @@ export function listenHostFromEnv(env: Env): string {
   return host.replace(/^\[|\]$/g, ""); // Deno.serve takes an IPv6 address bare
 }
 
-/** The longest a shutdown waits for the bindings to close. */
-export const SHUTDOWN_TIMEOUT_MS = 5_000;
+/**
+ * The longest a shutdown takes from the signal to the exit. The edge ends an instance with
+ * SIGINT and SIGKILLs it 5 s later: what the bindings write at shutdown (click counts) must be
+ * written before that, with a margin.
+ */
+export const SHUTDOWN_TIMEOUT_MS = 3_500;
+
+/** How long a shutdown lets requests in flight finish before closing the bindings anyway. */
+export const DRAIN_TIMEOUT_MS = 1_000;
 
 /**
  * Builds and serves an experiment: `bindingsFromEnv` (its config.ts) reads the environment,
@@ -84,7 +91,7 @@ export async function serveExperiment<B extends object>(
     }
     throw err;
   }
-  Deno.serve({
+  const server = Deno.serve({
     port: listenPort,
     hostname,
     onListen: ({ port }) => {
@@ -93,9 +100,16 @@ export async function serveExperiment<B extends object>(
       flushLog(); // start-up tools wait for this line: no batching delay
     },
   }, app.fetch);
+  let stopping = false;
   const shutdown = async () => {
-    const closing = (bindings as Closable).close?.().catch(() => {});
+    if (stopping) return;
+    stopping = true;
     const deadline = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_TIMEOUT_MS));
+    // No new connections; requests in flight finish (and count their clicks) before the
+    // bindings flush what they hold.
+    const drained = server.shutdown().catch(() => {});
+    await Promise.race([drained, new Promise((r) => setTimeout(r, DRAIN_TIMEOUT_MS))]);
+    const closing = (bindings as Closable).close?.().catch(() => {});
     await Promise.race([closing, deadline]);
     flushLog();
     Deno.exit(0);

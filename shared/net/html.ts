@@ -8,6 +8,7 @@ import { type Handler, parseDocument, Parser } from "htmlparser2";
 import type { AnyNode, Document, Element, ParentNode } from "domhandler";
 import { selectAll, selectOne } from "css-select";
 import { DomHandler, isTag, isText } from "domhandler";
+import { cooperative } from "../contract/cooperative.ts";
 import { ApiError, type ErrorCode } from "../contract/errors.ts";
 
 export type { AnyNode, Document, Element };
@@ -137,22 +138,9 @@ class LimitedHandler implements StreamHandler {
   }
 }
 
-/** Lets timers and other requests run (a macrotask, not a microtask). */
-export const pause = (): Promise<void> => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-/**
- * A cooperative yield for long work on one request: `await yieldSoon()` pauses (letting
- * other requests run) once `sliceMs` have passed since the last pause, and is a cheap
- * no-op otherwise. Call it between steps and every few hundred items of a loop.
- */
-export function cooperative(sliceMs = 25): () => Promise<void> {
-  let last = performance.now();
-  return async () => {
-    if (performance.now() - last < sliceMs) return;
-    await pause();
-    last = performance.now();
-  };
-}
+// The shared cooperative yield lives in the contract layer (link-shortener's QR PNG uses it
+// without loading a parser); page routes import it from here as before.
+export { type Budget, cooperative, pause } from "../contract/cooperative.ts";
 
 /**
  * Parses HTML like `parseHtml` within `limits`, without building a tree: `handler` hears

@@ -134,6 +134,29 @@ const systemResolver: Resolver = async (hostname) => {
   return (await lookup(hostname, { all: true, verbatim: true })) as ResolvedAddress[];
 };
 
+/**
+ * The address a connection to `url`'s host may use, under the same rule as the fetch: a literal
+ * address or every address a name resolves to must be public, unless the policy allows private
+ * networks or the origin. Connect to the address returned (never to the name again), so DNS
+ * cannot answer differently between the check and the connection. Fails with the reason.
+ */
+export async function checkedAddress(url: URL, policy: FetchPolicy): Promise<ResolvedAddress> {
+  const host = normaliseHost(url.hostname);
+  const check = !policy.allowPrivate && !isAllowedOrigin(url, policy);
+  if (isIpLiteral(host)) {
+    if (check && !isPublicAddress(host)) throw new Error(PRIVATE_HOST_MESSAGE);
+    return { address: host, family: host.includes(":") ? 6 : 4 };
+  }
+  const addresses = await (policy.resolve ?? systemResolver)(url.hostname);
+  if (addresses.length === 0) throw new Error(`DNS lookup failed for ${url.hostname}`);
+  if (check && addresses.some((a) => !isPublicAddress(a.address))) {
+    throw new Error(
+      `Refused to connect to ${url.hostname}: it resolves to a private or reserved address`,
+    );
+  }
+  return addresses[0];
+}
+
 /** The Node modules a fetch runs on. */
 interface NodeNet {
   http: typeof import("node:http");

@@ -8,7 +8,7 @@ import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { type FixtureServer, startFixtureServer } from "../support/fixture_server.ts";
 import { fetchInputContractTests } from "../support/fetch_app.ts";
 import { openPolicy } from "../support/policy.ts";
-import { parseBoundsTests } from "../support/parse_bounds.ts";
+import { parseBoundsTests, repeatedElementsTests } from "../support/parse_bounds.ts";
 
 /** A 1×1 PNG's first bytes: binary with NULs. */
 const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0]);
@@ -41,6 +41,11 @@ async function analyze(target: string | null, policy: FetchPolicy = openPolicy()
 
 fetchInputContractTests(createApp, "/analyze");
 parseBoundsTests(createApp, "/analyze");
+repeatedElementsTests(createApp, "/analyze", [
+  '<meta name="author" content="a">',
+  '<script src="/a.js"></script>',
+  '<link rel="stylesheet" href="/a.css">',
+]);
 
 Deno.test("more invalid url inputs are 400 INVALID_URL before any fetch", async () => {
   await withServer(async (server) => {

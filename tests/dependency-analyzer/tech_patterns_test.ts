@@ -3,8 +3,10 @@ import assert from "node:assert/strict";
 import {
   boundQuantifiers,
   compilePattern,
+  LinearRegex,
   requiredLiterals,
   resolveVersion,
+  REWRITES,
 } from "../../functions/dependency-analyzer/tech_patterns.ts";
 
 Deno.test("attributes after \\; give the version template and the confidence", () => {
@@ -63,4 +65,42 @@ Deno.test("version templates: back references and the ternary form", () => {
   assert.equal(resolveVersion("\\2?pre:stable", m), "stable");
   assert.equal(resolveVersion("\\1.\\3", m), "12.", "an unmatched reference is removed");
   assert.equal(resolveVersion("", m), "");
+});
+
+Deno.test("rewritten look-ahead patterns detect what the originals did, on the linear engine", () => {
+  // Not covered, on purpose: `leaflet.js/shopify/a.js` (the original finds a later `.js` end
+  // that shopify does not follow; the rewrite rules the URL out).
+  const urls = [
+    "https://cdn.aniview.com/x.js",
+    "https://player.aniview.com/x.js",
+    "https://cdn.aniview.com/player/x.js",
+    "https://unpkg.com/leaflet@1.9.4/dist/leaflet.js",
+    "https://x.test/1.9.4/dist/leaflet-src.js",
+    "https://x.test/leaflet.js?ver=1.7.1",
+    "https://cdn.shopify.com/s/files/leaflet.js?shopify",
+    "https://x.test/3.7.1/jquery.min.js",
+    "https://x.test/3.7.1/jquery.popupoverlay.js",
+    "https://x.test/3.7.1/jquery.fancybox.min.js",
+    "https://x.test/3.7.1/jquery-ui.js",
+    "https://x.test/wp-content/plugins/woocommerce/assets/js/frontend/woocommerce.min.js?ver=8.1.0",
+    "https://x.test/wp-content/plugins/foo/js/integrations/woocommerce.js?ver=1.2",
+    "https://x.test/wp-content/plugins/foo/js/integrations/woocommerce.js",
+    "https://x.test/woocommerce-blocks.js",
+  ];
+  for (const source of Object.keys(REWRITES)) {
+    const original = new RegExp(source, "i");
+    const linear = new LinearRegex(source);
+    let matched = 0;
+    for (const url of urls) {
+      const m = original.exec(url);
+      const n = linear.exec(url);
+      assert.equal(n !== null, m !== null, `${source} on ${url}`);
+      if (m && n) {
+        matched++;
+        // The groups that give versions are the same.
+        assert.deepEqual(n.slice(1), m.slice(1), `${source} on ${url}: groups`);
+      }
+    }
+    assert.ok(matched > 0, `${source} matched none of the examples`);
+  }
 });

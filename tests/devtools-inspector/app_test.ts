@@ -39,7 +39,7 @@ Deno.test("a result matches its schema, with CORS and a request id on the respon
     assert.ok(res.headers.get("x-request-id"));
     const body = await res.json();
     assert.deepEqual(InspectResultSchema.parse(body), body);
-    assert.equal(body.security.checks.length, 13);
+    assert.equal(body.security.checks.length, 17);
   } finally {
     await h.close();
   }

@@ -7,7 +7,7 @@ import {
   type HttpRoute,
   type Preflight,
 } from "../../functions/devtools-inspector/probes.ts";
-import type { SecurityReport } from "../../functions/devtools-inspector/schema.ts";
+import type { SecurityReport, TlsInfo } from "../../functions/devtools-inspector/schema.ts";
 
 /** A response to audit: the final URL, its headers, Set-Cookie lines and HTML (null: not HTML). */
 export interface Scenario {
@@ -19,6 +19,8 @@ export interface Scenario {
   httpRoute?: HttpRoute;
   /** The preflight's answer; by default a 204 without CORS headers. */
   preflight?: Preflight | { status: number; headers: Record<string, string> };
+  /** The TLS handshake report; by default none (as for an http:// page). */
+  tls?: TlsInfo | null;
 }
 
 /** The HTTPS page most scenarios start from. */
@@ -35,6 +37,7 @@ export async function audit(s: Scenario): Promise<SecurityReport> {
     page: html === null ? null : await scanPage(html),
     httpRoute: s.httpRoute ?? defaultRoute(url),
     preflight: preflightOf(s.preflight),
+    tls: s.tls ?? null,
   });
 }
 

@@ -1,6 +1,12 @@
 /** CSP parsing (header and meta) and the Observatory's reading of a policy. */
 import assert from "node:assert/strict";
-import { parseCsp, readPolicy, restrictsFraming } from "../../functions/devtools-inspector/csp.ts";
+import {
+  intersectPolicies,
+  MAX_INTERSECTED_SOURCES,
+  parseCsp,
+  readPolicy,
+  restrictsFraming,
+} from "../../functions/devtools-inspector/csp.ts";
 import { audit } from "./audit_helper.ts";
 
 Deno.test("a header may carry several policies; directives and sources are lowercased", () => {
@@ -76,4 +82,29 @@ Deno.test("frame-ancestors restricts framing unless it allows any origin", () =>
   assert.equal(framing("frame-ancestors https:"), false);
   assert.equal(framing("frame-ancestors *"), false);
   assert.equal(framing("default-src 'none'"), false); // frame-ancestors has no fallback
+});
+
+Deno.test("intersectPolicies: what every policy allows, per directive, with default-src fallback", () => {
+  const [a, b] = parseCsp([
+    "default-src 'self' https://cdn.example; img-src *",
+    "script-src https:; img-src 'self' data:",
+  ]).policies;
+  const both = intersectPolicies([a, b]);
+  // 'self' of an HTTPS page is under https:.
+  assert.deepEqual(both.get("script-src"), ["'self'", "https://cdn.example"]);
+  assert.deepEqual(both.get("img-src"), ["'self'"]);
+  assert.deepEqual(both.get("default-src"), ["'self'", "https://cdn.example"]);
+  const [c, d] = parseCsp(["script-src 'self'", "script-src https://other.example"]).policies;
+  assert.deepEqual(intersectPolicies([c, d]).get("script-src"), ["'none'"]);
+  const [e, f] =
+    parseCsp(["script-src *.example.com", "script-src https://a.example.com"]).policies;
+  assert.deepEqual(intersectPolicies([e, f]).get("script-src"), ["https://a.example.com"]);
+});
+
+Deno.test("intersectPolicies: huge source lists are compared up to a bound", () => {
+  const many = Array.from({ length: 50_000 }, (_, i) => `https://h${i}.example`).join(" ");
+  const [a, b] = parseCsp([`script-src ${many}`, `script-src ${many}`]).policies;
+  const both = intersectPolicies([a, b]).get("script-src")!;
+  assert.equal(both.length, MAX_INTERSECTED_SOURCES);
+  assert.equal(both[0], "https://h0.example");
 });

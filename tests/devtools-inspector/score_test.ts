@@ -63,7 +63,7 @@ Deno.test("a hardened HTTPS page earns every bonus: 140, A+, all checks pass", a
   // CSP +10, frame-ancestors +5, Referrer-Policy +5, CORP +10, cookies +5, SRI +5.
   assert.equal(report.score, 140);
   assert.equal(report.grade, "A+");
-  assert.equal(report.testsPassed, 13);
+  assert.equal(report.testsPassed, 17);
   assert.equal(report.testsFailed, 0);
 });
 

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { SECURITY_CHECKS } from "../../functions/devtools-inspector/security_table.ts";
+import type { TlsInfo } from "../../functions/devtools-inspector/schema.ts";
 import { audit, resultOf, type Scenario } from "./audit_helper.ts";
 
 const HSTS = { "strict-transport-security": "max-age=31536000" };
@@ -15,6 +16,33 @@ const route = (...steps: [number, string][]): Scenario => ({
 });
 const acao = (headers: Record<string, string>, status = 204): Scenario => ({
   preflight: { status, headers },
+});
+
+/** A TLS 1.3 handshake with a trusted certificate for shop.example, 200 days left. */
+const GOOD_TLS: TlsInfo = {
+  error: null,
+  protocol: "TLSv1.3",
+  cipher: "TLS_AES_128_GCM_SHA256",
+  authorized: true,
+  authorizationError: null,
+  nameMismatch: null,
+  certificate: {
+    subject: "CN=shop.example",
+    issuer: "C=US, O=Let's Encrypt, CN=R11",
+    subjectAltNames: ["DNS:shop.example"],
+    notBefore: "2026-01-01T00:00:00.000Z",
+    notAfter: "2027-01-01T00:00:00.000Z",
+    daysLeft: 200,
+    selfSigned: false,
+    serialNumber: "01",
+    fingerprint256: "AA:BB",
+  },
+};
+const tlsWith = (
+  over: Partial<TlsInfo>,
+  cert: Partial<NonNullable<TlsInfo["certificate"]>> = {},
+): Scenario => ({
+  tls: { ...GOOD_TLS, ...over, certificate: { ...GOOD_TLS.certificate!, ...cert } },
 });
 
 /** check id → [expected result, scenario]; several rows may reach the same result. */
@@ -341,6 +369,69 @@ const CASES: Record<string, [string, Scenario][]> = {
       ),
     }],
   ],
+  "subresource-integrity-stylesheets": [
+    ["sri-stylesheets-implemented", {
+      html: html(
+        `<link rel="stylesheet" href="/a.css">` +
+          `<link rel="stylesheet" href="https://cdn.other.example/b.css" integrity="sha384-x">`,
+      ),
+    }],
+    ["sri-stylesheets-not-html", { html: null }],
+    ["sri-stylesheets-none-loaded", { html: html(`<style>p{}</style><link rel="icon" href="x">`) }],
+    ["sri-stylesheets-first-party-only", {
+      html: html(`<link rel="stylesheet" href="https://static.shop.example/a.css">`),
+    }],
+    ["sri-stylesheets-not-implemented", {
+      html: html(`<link rel="stylesheet" href="https://cdn.other.example/b.css">`),
+    }],
+    ["sri-stylesheets-not-loaded-securely", {
+      html: html(
+        `<link rel="stylesheet" href="https://cdn.other.example/b.css">` +
+          `<link rel="stylesheet" href="http://cdn.other.example/c.css" integrity="sha384-x">`,
+      ),
+    }],
+  ],
+  "version-disclosure": [
+    ["version-not-disclosed", {}],
+    ["version-not-disclosed-software-named", {
+      headers: { server: "nginx", "x-powered-by": "Express" },
+    }],
+    ["version-disclosed", { headers: { server: "Apache/2.4.41 (Ubuntu)" } }],
+    ["version-disclosed", { headers: { "x-powered-by": "PHP/8.1.2" } }],
+    ["version-disclosed", { headers: { "x-aspnet-version": "4.0.30319" } }],
+    ["version-disclosed", { headers: { "x-aspnetmvc-version": "5.2" } }],
+    ["version-disclosed", { headers: { "x-generator": "Drupal 10 (https://www.drupal.org)" } }],
+    ["version-disclosed", {
+      html: html(`<meta name="generator" content="WordPress 6.4.2">`),
+    }],
+  ],
+  "tls-certificate": [
+    ["tls-certificate-valid", { tls: GOOD_TLS }],
+    ["tls-not-https", { url: "http://shop.example/" }],
+    ["tls-handshake-failed", {
+      tls: { ...GOOD_TLS, error: "TLS handshake with shop.example failed", certificate: null },
+    }],
+    ["tls-certificate-expired", tlsWith({ authorized: false }, { daysLeft: -3 })],
+    ["tls-certificate-name-mismatch", tlsWith({ nameMismatch: "Host: x. is not in the cert" })],
+    ["tls-certificate-self-signed", tlsWith({}, { selfSigned: true })],
+    [
+      "tls-certificate-untrusted",
+      tlsWith({
+        authorized: false,
+        authorizationError: "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+      }),
+    ],
+    ["tls-certificate-expiring-soon", tlsWith({}, { daysLeft: 13 })],
+    ["tls-certificate-valid", tlsWith({}, { daysLeft: 14 })],
+  ],
+  "tls-version": [
+    ["tls-version-1.3", { tls: GOOD_TLS }],
+    ["tls-version-1.2", tlsWith({ protocol: "TLSv1.2" })],
+    ["tls-version-not-https", {}],
+    ["tls-version-obsolete", tlsWith({ protocol: "TLSv1" })],
+    ["tls-version-obsolete", tlsWith({ protocol: "TLSv1.1" })],
+    ["tls-version-unknown", { tls: { ...GOOD_TLS, protocol: null, error: "timed out" } }],
+  ],
 };
 
 Deno.test("every row of the table has its cases here, in table order", () => {
@@ -392,4 +483,61 @@ Deno.test("mixed content: each http: URL once, resolved, active first, however i
   // Against an http: <base>, relative URLs are insecure too.
   const based = await row(`<base href="http://old.example/d/"><img src="a.png"><img src="//b/x">`);
   assert.deepEqual(based.evidence, ["http://old.example/d/a.png", "http://b/x"]);
+});
+
+Deno.test("version disclosure: the evidence names each header with its value", async () => {
+  const row = (await audit({
+    headers: {
+      server: "Apache/2.4.41 (Ubuntu)",
+      "x-powered-by": "PHP/8.1.2",
+      "x-aspnet-version": "4.0.30319",
+      "x-drupal-cache": "HIT",
+    },
+  })).checks.find((c) => c.id === "version-disclosure")!;
+  assert.equal(row.pass, false);
+  assert.equal(row.scoreModifier, 0, "this service's own row never moves the score");
+  assert.deepEqual(row.evidence, [
+    "server: Apache/2.4.41 (Ubuntu)",
+    "x-powered-by: PHP/8.1.2",
+    "x-aspnet-version: 4.0.30319",
+  ]);
+});
+
+Deno.test("stylesheet SRI: the evidence lists the third-party stylesheets at fault", async () => {
+  const row = (await audit({
+    html: html(
+      `<link rel="stylesheet" href="/own.css">` +
+        `<link rel="stylesheet" href="//cdn.other.example/b.css">`,
+    ),
+  })).checks.find((c) => c.id === "subresource-integrity-stylesheets")!;
+  assert.deepEqual(row.evidence, ["https://cdn.other.example/b.css"]);
+});
+
+Deno.test("CSP: a header and a <meta> are both enforced, so together they can pass", async () => {
+  const row = async (s: Scenario) =>
+    (await audit(s)).checks.find((c) => c.id === "content-security-policy")!;
+  // Alone, each leaves scripts or plugins open; enforced together, both are restricted.
+  const alone = await row(csp("script-src 'self'"));
+  assert.equal(alone.result, "csp-implemented-with-unsafe-inline");
+  const both = await row({
+    ...csp("script-src 'self'; style-src 'self'"),
+    html: html(`<meta http-equiv="Content-Security-Policy" content="object-src 'none'">`),
+  });
+  assert.equal(both.result, "csp-implemented-with-no-unsafe");
+  assert.match(both.evidence[0], /intersection of 1 from headers and 1 from <meta/);
+  // 'unsafe-inline' in one policy is void for scripts when the other does not allow inline
+  // scripts; styles, which only the first restricts, keep it.
+  const inline = await row({
+    ...csp("default-src 'self' 'unsafe-inline'"),
+    html: html(`<meta http-equiv="Content-Security-Policy" content="script-src 'self'">`),
+  });
+  assert.equal(inline.result, "csp-implemented-with-unsafe-inline-in-style-src-only");
+  // Both allowing it keeps it.
+  const kept = await row({
+    ...csp("default-src 'self' 'unsafe-inline'"),
+    html: html(
+      `<meta http-equiv="Content-Security-Policy" content="script-src 'self' 'unsafe-inline'">`,
+    ),
+  });
+  assert.equal(kept.result, "csp-implemented-with-unsafe-inline");
 });

@@ -194,6 +194,12 @@ const CASES: EdgeCase[] = [
         assert.equal(res.headers.get("x-ai-model"), FAKE_MODEL);
         const sent = s.model.requests.slice(before).at(-1)?.body?.messages ?? [];
         assert.match(sent.map((m) => m.content).join("\n"), /sail/i);
+        // The reader route: Markdown from the bundle (node-html-markdown, dom-serializer).
+        const read = await fetch(`${p.origin}/read?url=${q(article)}`);
+        const page = await read.json();
+        assert.equal(read.status, 200, JSON.stringify(page));
+        assert.equal(page.format, "markdown");
+        assert.match(page.content, /\n## Building a sail\n/);
       });
     },
   },
@@ -226,6 +232,11 @@ const CASES: EdgeCase[] = [
         const body = await res.json();
         assert.equal(res.status, 200, JSON.stringify(body));
         assert.equal(body.summary, SUMMARY);
+        assert.ok(body.tokens?.total > 0, "the tokenizer and the tar reader load in the bundle");
+        const digest = await fetch(`${p.origin}/digest?url=${q("https://github.com/acme/rocket")}`);
+        const text = await digest.json();
+        assert.equal(digest.status, 200, JSON.stringify(text));
+        assert.match(text.content, /FILE: package\.json/);
         const seen = s.github.requests.filter((r) => r.path.startsWith("/repos/acme/rocket"));
         assert.ok(seen.length > 0);
         assert.ok(seen.some((r) => r.headers.get("authorization")?.includes("edge-token")));
@@ -329,6 +340,23 @@ const CASES: EdgeCase[] = [
     },
   },
   {
+    name: "link-shortener: no DB_URL in a deployment: DATABASE_ERROR naming it",
+    slug: "link-shortener",
+    async run(s) {
+      await withBundle(s, this.slug, {}, async (p) => {
+        await assertRoot(p, this.slug);
+        const res = await fetch(`${p.origin}/shorten`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ url: "https://example.com/" }),
+        });
+        const body = await res.clone().json();
+        await assertError(res, 500, "DATABASE_ERROR");
+        assert.match(body.error, /set DB_URL/);
+      });
+    },
+  },
+  {
     name: "link-shortener: cache unreachable at start-up (redirects from the database)",
     slug: "link-shortener",
     async run(s) {
@@ -358,8 +386,30 @@ const CASES: EdgeCase[] = [
     name: "object-storage: PUT/GET /object, a public upload and GET /public/<key> on s3rver",
     slug: "object-storage",
     async run(s) {
-      await withBundle(s, this.slug, s3Env(s.s3.endpoint), async (p) => {
+      const signing = {
+        OBJECT_SIGNING_KEY: "edge-signing-key-0123456789abcdef012345",
+        OBJECT_ADMIN_TOKEN: "edge-admin-token-0123",
+      };
+      await withBundle(s, this.slug, { ...s3Env(s.s3.endpoint), ...signing }, async (p) => {
         await assertRoot(p, this.slug);
+        // A signed PUT link (WebCrypto HMAC in the bundle), then the upload through it.
+        const sign = await fetch(`${p.origin}/object/sign`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${signing.OBJECT_ADMIN_TOKEN}` },
+          body: JSON.stringify({
+            key: "edge/signed.txt",
+            method: "PUT",
+            expiresIn: 60,
+            maxBytes: 5,
+          }),
+        });
+        const link = await sign.json();
+        assert.equal(sign.status, 200, JSON.stringify(link));
+        const over = await fetch(link.url, { method: "PUT", body: "too long" });
+        assert.equal(over.status, 413, await over.text());
+        const through = await fetch(link.url, { method: "PUT", body: "fits!" });
+        assert.equal(through.status, 200, await through.text());
+
         const bytes = crypto.getRandomValues(new Uint8Array(60_000));
         const put = await fetch(`${p.origin}/object?key=edge/a.bin`, {
           method: "PUT",
@@ -398,6 +448,19 @@ const CASES: EdgeCase[] = [
         const res = await fetch(`${p.origin}/object?key=a.txt`, { method: "PUT", body: "x" });
         await assertError(res, 500, "STORAGE_ERROR");
         await assertError(await fetch(`${p.origin}/object?key=a.txt`), 500, "STORAGE_ERROR");
+      });
+    },
+  },
+  {
+    name: "object-storage: no S3 in a deployment: STORAGE_ERROR naming the variables",
+    slug: "object-storage",
+    async run(s) {
+      await withBundle(s, this.slug, {}, async (p) => {
+        await assertRoot(p, this.slug);
+        const res = await fetch(`${p.origin}/object?key=a.txt`, { method: "PUT", body: "x" });
+        const body = await res.clone().json();
+        await assertError(res, 500, "STORAGE_ERROR");
+        assert.match(body.error, /set S3_ENDPOINT/);
       });
     },
   },

@@ -75,13 +75,17 @@ export async function linkApp(options: LinkAppOptions = {}): Promise<LinkApp> {
 
 /** One call to a cache, as {@link RecordingCache} saw it. */
 export interface CacheCall {
-  op: "get" | "set" | "delete";
+  op: "get" | "set" | "add" | "delete";
   key: string;
   value?: string;
   ttlMs?: number;
 }
 
-/** A MemoryCache that records its calls and can be told to fail (a test double). */
+/**
+ * A MemoryCache that records its calls and can be told to fail (a test double). It is not
+ * readable synchronously, so the app takes it for a shared cache (as Upstash) and puts its own
+ * in-process tier in front of it.
+ */
 export class RecordingCache implements Cache {
   readonly calls: CacheCall[] = [];
   readonly inner = new MemoryCache();
@@ -104,6 +108,12 @@ export class RecordingCache implements Cache {
   set(key: string, value: string, ttlMs: number): Promise<void> {
     this.calls.push({ op: "set", key, value, ttlMs });
     return this.#fails("set") ? Promise.reject(this.failWith) : this.inner.set(key, value, ttlMs);
+  }
+
+  /** Records and forwards (or fails). */
+  add(key: string, value: string, ttlMs: number): Promise<boolean> {
+    this.calls.push({ op: "add", key, value, ttlMs });
+    return this.#fails("add") ? Promise.reject(this.failWith) : this.inner.add(key, value, ttlMs);
   }
 
   /** Records and forwards (or fails). */

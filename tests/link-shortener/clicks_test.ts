@@ -157,6 +157,15 @@ Deno.test("referrerHost: http(s) hosts only, lower case, no trailing dot", () =>
   assert.equal(referrerHost("android-app://com.x/"), null);
   assert.equal(referrerHost("nope"), null);
   assert.equal(referrerHost(null), null);
+  // Not host names (real ones stop at 253 characters, labels at 63): counted as "(other)".
+  const label = "a".repeat(63);
+  const longest = [label, label, label, "a".repeat(61)].join(".");
+  assert.equal(longest.length, 253);
+  assert.equal(referrerHost(`https://${longest}/`), longest);
+  assert.equal(referrerHost(`https://${longest}a/`), "(other)");
+  assert.equal(referrerHost(`https://${"a".repeat(8000)}.com/`), "(other)");
+  assert.equal(referrerHost(`https://${"a".repeat(64)}.com/`), "(other)");
+  assert.equal(referrerHost("https://a%2A.com/"), "(other)");
 });
 
 Deno.test("clicks of a deleted link leave nothing behind for a new link with its code", async () => {

@@ -36,8 +36,11 @@ Deno.test("bindingsFromEnv: DB_URL, Upstash, CACHE_TTL_SECONDS and PUBLIC_BASE_U
         UPSTASH_REDIS_REST_TOKEN: "t",
         CACHE_TTL_SECONDS: "90",
         PUBLIC_BASE_URL: "https://go.example/",
+        SHORTEN_RATE_LIMIT: "5",
       }),
     );
+    assert.equal(typeof b.shortenRateLimit?.redis, "function", "counted in Upstash");
+    assert.equal(b.localCacheTtlMs, undefined, "the resolver's default for Upstash");
     await b.DB.client();
     b.DB.close();
     assert.ok((await Deno.stat(`${dir}/other.db`)).isFile);
@@ -80,4 +83,38 @@ Deno.test("bindingsFromEnv: a malformed value is a ConfigError naming it, before
 
 Deno.test("main.ts: a malformed value stops start-up with one line naming it", async () => {
   await assertConfigError("link-shortener", { CACHE_TTL_SECONDS: "forever" }, "CACHE_TTL_SECONDS ");
+});
+
+Deno.test("bindingsFromEnv: a deployment without DB_URL answers DATABASE_ERROR naming it and writes nothing", async () => {
+  const { createApp } = await import("../../functions/link-shortener/app.ts");
+  const dir = await Deno.makeTempDir();
+  try {
+    const b = bindingsFromEnv(new Env({ DATA_DIR: `${dir}/data` }, true));
+    const app = createApp(b, { log: () => {} });
+    const shorten = await app.request("/shorten", {
+      method: "POST",
+      body: JSON.stringify({ url: "https://example.com/" }),
+    });
+    assert.equal(shorten.status, 500);
+    const body = await shorten.json();
+    assert.equal(body.code, "DATABASE_ERROR");
+    assert.match(body.error, /set DB_URL/);
+    for (const path of ["/abcdef", "/abcdef/stats"]) {
+      const res = await app.request(path);
+      assert.equal(res.status, 500, path);
+      assert.match((await res.json()).error, /DB_URL/);
+    }
+    await b.close?.();
+    assert.deepEqual([...Deno.readDirSync(dir)], [], "nothing written");
+    // An explicit file: URL is the user's choice: it works in a deployment too.
+    const chosen = bindingsFromEnv(new Env({ DB_URL: `file:${dir}/mine.db` }, true));
+    const made = await createApp(chosen, { log: () => {} }).request("/shorten", {
+      method: "POST",
+      body: JSON.stringify({ url: "https://example.com/" }),
+    });
+    assert.equal(made.status, 201);
+    await chosen.close?.();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

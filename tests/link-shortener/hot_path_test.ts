@@ -16,14 +16,13 @@ function headersOf(res: Response): Record<string, string> {
 }
 
 Deno.test("a hot-path redirect has the routed redirect's status, headers and log line", async () => {
-  // The routed answer: a cache without a synchronous read never takes the hot path.
+  // The routed answer: a miss of the in-process tier goes through the router.
   const routedCache = new RecordingCache();
   assert.ok(!isSyncReadable(routedCache));
   await using fx = await linkApp({ CACHE: routedCache });
   await fx.shorten({ url: "https://example.com/a?b=c", code: "same" });
-  await (await fx.get("/same")).body?.cancel();
   const routed = await fx.get("/same?utm=x");
-  assert.equal(routedCache.calls.at(-1)?.op, "get", "the routed answer was a cache hit too");
+  assert.equal(routedCache.calls[0]?.op, "get", "the routed answer asked the cache");
 
   const cache = new MemoryCache();
   await cache.set("link:same", "https://example.com/a?b=c", 60_000);

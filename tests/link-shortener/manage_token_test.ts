@@ -157,7 +157,7 @@ Deno.test("a cache that cannot be invalidated: 500 STORAGE_ERROR and nothing cha
   await using fx = await linkApp({ CACHE: cache });
   const link = await create(fx, { url: "https://example.com/kept", code: "kept" });
   cache.failWith = new Error("cache down");
-  cache.failOps = new Set(["delete"]);
+  cache.failOps = new Set(["set"]); // the change's marker cannot be written
   for (const [method, body] of [["PATCH", { url: "https://example.com/x" }], ["DELETE"]] as const) {
     const res = await manage(fx, method, "kept", link.manageToken, body);
     assert.equal(res.status, 500);
@@ -222,7 +222,11 @@ Deno.test("concurrent PATCH and GET (Upstash cache): no stale target after the P
     await using fx = await linkApp({ CACHE: cache });
     const link = await create(fx, { url: "https://example.com/round/0" });
     await raceGetsAndPatches(fx, link.code, link.manageToken, 20);
-    assert.ok(fake.commands.some((c) => c[0] === "DEL"));
+    // Each change leaves its marker, which no lookup overwrites (they fill with SET NX).
+    assert.ok(fake.commands.some((c) => c[0] === "SET" && c[2] === "!changed"));
+    assert.ok(
+      !fake.commands.some((c) => c[0] === "SET" && c[2] !== "!changed" && !c.includes("nx")),
+    );
   } finally {
     await fake.close();
   }

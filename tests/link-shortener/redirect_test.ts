@@ -61,16 +61,16 @@ Deno.test("rule 7: a miss reads libSQL and fills the cache before the 302; a hit
   assert.equal(first.status, 302);
   assert.deepEqual(cache.calls, [
     { op: "get", key: `link:${code}` },
-    { op: "set", key: `link:${code}`, value: "https://example.com/", ttlMs: 120_000 },
+    { op: "add", key: `link:${code}`, value: "https://example.com/", ttlMs: 120_000 },
   ]);
 
-  // With the row gone from libSQL, the cached pair still answers: the cache is asked first.
+  // With the row gone from libSQL, the cached pair still answers: the in-process tier first.
   await fx.db.execute({ sql: "DELETE FROM links WHERE code = ?", args: [code] });
   cache.calls.length = 0;
   const second = await fx.get(`/${code}`);
   assert.equal(second.status, 302);
   assert.equal(second.headers.get("location"), "https://example.com/");
-  assert.deepEqual(cache.calls, [{ op: "get", key: `link:${code}` }]);
+  assert.deepEqual(cache.calls, [], "answered in process");
 });
 
 Deno.test("rule 7: a code in neither the cache nor libSQL is 404 Link not found", async () => {
@@ -101,11 +101,11 @@ Deno.test("the cache TTL never reaches past expiresAt", async () => {
   const expiresAt = new Date(Date.now() + 10_000).toISOString();
   const code = await create(fx, { url: "https://example.com/", expiresAt });
   assert.equal((await fx.get(`/${code}`)).status, 302);
-  const set = cache.calls.find((c) => c.op === "set");
+  const set = cache.calls.find((c) => c.op === "add");
   assert.ok(set?.ttlMs !== undefined && set.ttlMs <= 10_000 && set.ttlMs > 8_000, `${set?.ttlMs}`);
   const never = await create(fx, { url: "https://example.org/" });
   assert.equal((await fx.get(`/${never}`)).status, 302);
-  assert.equal(cache.calls.filter((c) => c.op === "set")[1].ttlMs, 3_600_000);
+  assert.equal(cache.calls.filter((c) => c.op === "add")[1].ttlMs, 3_600_000);
 });
 
 Deno.test("an expired link redirects no more (404 Link expired), even after it was cached", async () => {
@@ -117,12 +117,12 @@ Deno.test("an expired link redirects no more (404 Link expired), even after it w
   assert.equal((await fx.get(`/${code}/info`)).status, 200);
   await new Promise((r) => setTimeout(r, Date.parse(expiresAt) - Date.now() + 20));
   await assertNotFound(await fx.get(`/${code}`), "Link expired");
-  assert.equal(cache.calls.filter((c) => c.op === "set").length, 1, "never cached again");
+  assert.equal(cache.calls.filter((c) => c.op === "add").length, 1, "never cached again");
 
   // A row stored already expired (as after a long downtime) is never served or cached.
   await insertRow(fx.db, "old-link", "https://example.com/old", "2001-01-01T00:00:00.000Z");
   await assertNotFound(await fx.get("/old-link"), "Link expired");
-  assert.equal(cache.calls.filter((c) => c.op === "set").length, 1);
+  assert.equal(cache.calls.filter((c) => c.op === "add").length, 1);
 });
 
 Deno.test("an expired code stays taken", async () => {
@@ -200,12 +200,12 @@ Deno.test("a cache that fails only on write is logged and the redirect still wor
   await using fx = await linkApp({ CACHE: cache });
   const code = await create(fx, { url: "https://example.com/" });
   cache.failWith = new Error("read-only replica");
-  cache.failOps.add("set");
+  cache.failOps.add("add");
   const res = await fx.get(`/${code}`);
   assert.equal(res.status, 302);
   const failures = fx.logs.map((l) => JSON.parse(l)).filter((l) => l.event === "cache_error");
-  assert.deepEqual(failures.map((f) => f.op), ["set"]);
-  assert.deepEqual(cache.calls.map((c) => c.op), ["get", "set"]);
+  assert.deepEqual(failures.map((f) => f.op), ["add"]);
+  assert.deepEqual(cache.calls.map((c) => c.op), ["get", "add"]);
 });
 
 Deno.test("a failing libSQL is 500 DATABASE_ERROR, but cached links still redirect", async () => {

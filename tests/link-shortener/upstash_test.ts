@@ -23,7 +23,8 @@ async function withUpstashApp(
       timeoutMs: TIMEOUT_MS,
       autoPipelining,
     });
-    await using fx = await linkApp({ CACHE: cache, cacheTtlSeconds: 60 });
+    // No in-process tier: every lookup reaches the shared cache (resolve_test.ts has the tiers).
+    await using fx = await linkApp({ CACHE: cache, cacheTtlSeconds: 60, localCacheTtlMs: 0 });
     await fn(fx, fake);
   } finally {
     await fake.close();
@@ -39,7 +40,7 @@ async function create(fx: LinkApp, body: Record<string, unknown>): Promise<strin
 for (const autoPipelining of [true, false]) {
   const mode = autoPipelining ? "auto-pipelined" : "single commands";
 
-  Deno.test(`Upstash (${mode}): a miss reads libSQL and populates the cache with EX`, async () => {
+  Deno.test(`Upstash (${mode}): a miss reads libSQL and populates the cache where it is empty (SET NX)`, async () => {
     await withUpstashApp(autoPipelining, async (fx, fake) => {
       const code = await create(fx, { url: "https://example.com/target" });
       assert.deepEqual(fake.commands, []);
@@ -48,7 +49,7 @@ for (const autoPipelining of [true, false]) {
       assert.equal(res.headers.get("location"), "https://example.com/target");
       assert.deepEqual(fake.commands, [
         ["GET", `link:${code}`],
-        ["SET", `link:${code}`, "https://example.com/target", "ex", "60"],
+        ["SET", `link:${code}`, "https://example.com/target", "nx", "px", "60000"],
       ]);
       assert.ok(fake.pttl(`link:${code}`) > 59_000);
       for (const req of fake.requests) {
@@ -75,14 +76,14 @@ for (const autoPipelining of [true, false]) {
     });
   });
 
-  Deno.test(`Upstash (${mode}): the TTL is bounded by expiresAt (PX) and the pair expires`, async () => {
+  Deno.test(`Upstash (${mode}): the TTL is bounded by expiresAt and the pair expires`, async () => {
     await withUpstashApp(autoPipelining, async (fx, fake) => {
       const expiresAt = new Date(Date.now() + 5_000).toISOString();
       const code = await create(fx, { url: "https://example.com/soon", expiresAt });
       assert.equal((await fx.get(`/${code}`)).status, 302);
       const set = fake.commands.find((c) => c[0] === "SET")!;
-      assert.equal(set[3], "px");
-      const px = Number(set[4]);
+      assert.deepEqual(set.slice(3, 5), ["nx", "px"]);
+      const px = Number(set[5]);
       assert.ok(px <= 5_000 && px > 3_000, `PX ${px}`);
       // On the server's clock the pair expires with the link; the next lookup misses.
       fake.advance(px);
@@ -143,7 +144,7 @@ Deno.test("Upstash hanging behind the circuit breaker: after 3 timeouts, redirec
       timeoutMs: TIMEOUT_MS + 50,
       onStateChange: (state) => states.push(state),
     });
-    await using fx = await linkApp({ CACHE: cache, cacheTtlSeconds: 60 });
+    await using fx = await linkApp({ CACHE: cache, cacheTtlSeconds: 60, localCacheTtlMs: 0 });
     const code = await create(fx, { url: "https://example.com/target" });
     fake.mode = "hang";
     for (let i = 0; i < 3; i++) {

@@ -1,7 +1,7 @@
 /** The pure extractor: each fallback order, normalisation, and what the page's markup can break. */
 import assert from "node:assert/strict";
 import { extractMetadata } from "../../functions/metadata-extractor/extract.ts";
-import { ApiError } from "../../shared/contract/errors.ts";
+import { ApiError, isApiError } from "../../shared/contract/errors.ts";
 import { FALLBACK_ORDER } from "../../functions/metadata-extractor/fields.ts";
 import { PageMetadataSchema } from "../../functions/metadata-extractor/schema.ts";
 
@@ -490,4 +490,20 @@ Deno.test("a body rule reads its first 20 matching elements (a page of thousands
     );
   assert.equal((await extractMetadata(times(19), AT)).publishedTime, "2021-05-06T00:00:00.000Z");
   assert.equal((await extractMetadata(times(20), AT)).publishedTime, null);
+});
+
+Deno.test("extractMetadata: past its time budget, 502 PARSE_ERROR naming the bound", async () => {
+  const { largePage } = await import("../support/parse_bounds.ts");
+  const html = largePage(3_000);
+  const whole = await extractMetadata(html, "https://x.test/");
+  assert.equal(whole.title, "big", "within the default budget it reads the page");
+  await assert.rejects(
+    extractMetadata(html, "https://x.test/", 1),
+    (e) => {
+      assert.ok(isApiError(e));
+      assert.equal(e.code, "PARSE_ERROR");
+      assert.match(e.message, /^Page took longer than 1 ms to (parse|read)$/);
+      return true;
+    },
+  );
 });

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import {
   bindingsFromEnv,
   DEFAULT_MAX_OBJECT_BYTES,
+  signingFromEnv,
 } from "../../functions/object-storage/config.ts";
 import { FsBucket } from "../../shared/bindings/bucket/fs.ts";
 import { LazyS3Bucket } from "../../shared/bindings/bucket/lazy_s3.ts";
@@ -48,5 +49,51 @@ Deno.test("malformed values are one-line ConfigErrors naming the variable", asyn
       assert.ok(err.message.startsWith(`${name} `), err.message);
       return true;
     });
+  }
+});
+
+Deno.test("signing: both secrets turn it on, one alone leaves it off, short ones stop start-up", async () => {
+  const key = "k".repeat(32);
+  const token = "t".repeat(16);
+  assert.equal(await signingFromEnv(new Env({})), undefined);
+  assert.equal(await signingFromEnv(new Env({ OBJECT_SIGNING_KEY: key })), undefined);
+  assert.equal(await signingFromEnv(new Env({ OBJECT_ADMIN_TOKEN: token })), undefined);
+  const on = await signingFromEnv(new Env({ OBJECT_SIGNING_KEY: key, OBJECT_ADMIN_TOKEN: token }));
+  assert.equal(on?.key.algorithm.name, "HMAC");
+  await assert.rejects(
+    signingFromEnv(new Env({ OBJECT_SIGNING_KEY: "short", OBJECT_ADMIN_TOKEN: token })),
+    (e: Error) => e instanceof ConfigError && e.message.includes("OBJECT_SIGNING_KEY"),
+  );
+  await assert.rejects(
+    signingFromEnv(new Env({ OBJECT_SIGNING_KEY: key, OBJECT_ADMIN_TOKEN: "short" })),
+    (e: Error) => e instanceof ConfigError && e.message.includes("OBJECT_ADMIN_TOKEN"),
+  );
+});
+
+Deno.test("a deployment without S3 or DATA_DIR answers STORAGE_ERROR naming the variables and writes nothing", async () => {
+  const { createApp } = await import("../../functions/object-storage/app.ts");
+  const dir = await Deno.makeTempDir();
+  const cwd = Deno.cwd();
+  try {
+    Deno.chdir(dir); // where the folder default would write
+    const b = await bindingsFromEnv(new Env({}, true));
+    const app = createApp(b, { log: () => {} });
+    const put = await app.request("/object?key=a.txt", { method: "PUT", body: "hello" });
+    assert.equal(put.status, 500);
+    const body = await put.json();
+    assert.equal(body.code, "STORAGE_ERROR");
+    assert.match(body.error, /set S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/);
+    const get = await app.request("/object?key=a.txt");
+    assert.equal(get.status, 500);
+    assert.deepEqual([...Deno.readDirSync(dir)], [], "nothing written");
+    // An explicit folder is the user's choice: it works in a deployment too.
+    const chosen = await bindingsFromEnv(new Env({ DATA_DIR: `${dir}/data` }, true));
+    assert.ok(chosen.BUCKET instanceof FsBucket);
+    const stored = await createApp(chosen, { log: () => {} })
+      .request("/object?key=a.txt", { method: "PUT", body: "hello" });
+    assert.equal(stored.status, 200);
+  } finally {
+    Deno.chdir(cwd);
+    await Deno.remove(dir, { recursive: true });
   }
 });

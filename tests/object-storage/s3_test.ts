@@ -4,7 +4,7 @@ import { createApp } from "../../functions/object-storage/app.ts";
 import { createS3Client, S3Bucket } from "../../shared/bindings/bucket/s3.ts";
 import { closedEndpoint, s3rverSettings } from "../support/s3rver.ts";
 import { BUCKETS, s3Backend } from "./backends.ts";
-import { freshApp, objectStorageSuite, randomBytes, streamOf } from "./suite.ts";
+import { freshApp, objectStorageSuite, randomBytes, signedLinkSuite, streamOf } from "./suite.ts";
 
 Deno.test("object-storage over S3 (s3rver)", async (t) => {
   const backend = await s3Backend();
@@ -20,6 +20,7 @@ Deno.test("object-storage over S3 (s3rver)", async (t) => {
   );
   try {
     await objectStorageSuite(t, backend);
+    await signedLinkSuite(t, backend);
 
     await t.step("a large body goes up as a multipart upload", async () => {
       const { app } = await freshApp(backend);

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { createApp } from "../../functions/object-storage/app.ts";
+import { signGrant, signingConfig } from "../../functions/object-storage/signing.ts";
 import type { Backend, FreshOptions } from "./backends.ts";
 
 /** An app over fresh buckets of `backend`, with the request log silenced. */
@@ -450,6 +451,206 @@ export async function objectStorageSuite(t: Deno.TestContext, backend: Backend):
     assert.equal(await (await app.request("/object?key=cut")).text(), "old bytes");
     assert.equal((await app.request("/object?key=cut-new")).status, 404);
     assert.deepEqual(leftovers(before, await backend.files()), [], "no partial object");
+  });
+}
+
+/** The admin token of the signing steps. */
+const ADMIN_TOKEN = "admin-token-0123456789";
+const SIGNING_KEY = "signing-key-0123456789abcdef0123456789";
+
+/** An app with signed links on, its clock at `clock.now`. */
+async function signingApp(backend: Backend, clock: { now: number }, options: FreshOptions = {}) {
+  const bindings = await backend.fresh(options);
+  const signing = await signingConfig(SIGNING_KEY, ADMIN_TOKEN);
+  const app = createApp({ ...bindings, signing, now: () => clock.now }, { log: () => {} });
+  return { app, bindings };
+}
+
+/** Asks `app` for a link; answers its URL relative to the service (path and query). */
+async function sign(
+  app: ReturnType<typeof createApp>,
+  body: Record<string, unknown>,
+  token = ADMIN_TOKEN,
+): Promise<{ status: number; path: string; json: Record<string, unknown> }> {
+  const res = await app.request("/object/sign", {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json();
+  const path = typeof json.url === "string"
+    ? new URL(json.url).pathname + new URL(json.url).search
+    : "";
+  return { status: res.status, path, json };
+}
+
+/** Signed links: every row, on every backend (the service enforces them, not the store). */
+export async function signedLinkSuite(t: Deno.TestContext, backend: Backend): Promise<void> {
+  const T0 = Date.UTC(2026, 0, 1);
+
+  await t.step(
+    "without OBJECT_SIGNING_KEY and OBJECT_ADMIN_TOKEN the routes are absent",
+    async () => {
+      const { app } = await freshApp(backend);
+      const signRes = await app.request("/object/sign", {
+        method: "POST",
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        body: JSON.stringify({ key: "a", method: "GET", expiresIn: 60 }),
+      });
+      assert.equal(signRes.status, 404);
+      assert.equal((await signRes.json()).code, "NOT_FOUND");
+      assert.equal((await app.request("/object/signed?key=a&expires=1&sig=x")).status, 404);
+    },
+  );
+
+  await t.step("the signing route needs the admin token", async () => {
+    const { app } = await signingApp(backend, { now: T0 });
+    for (const token of ["", "wrong-token-0123456789", ADMIN_TOKEN + "x"]) {
+      const res = await sign(app, { key: "a", method: "GET", expiresIn: 60 }, token);
+      assert.equal(res.status, 401, token);
+      assert.deepEqual(res.json, {
+        error: "Missing or invalid admin token",
+        code: "INVALID_INPUT",
+      });
+    }
+  });
+
+  await t.step(
+    "a PUT link uploads once-named key with its type; every change breaks it",
+    async () => {
+      const clock = { now: T0 };
+      const { app } = await signingApp(backend, clock);
+      const link = await sign(app, {
+        key: "inbox/report.pdf",
+        method: "PUT",
+        expiresIn: 600,
+        maxBytes: 1024,
+        contentType: "application/pdf",
+      });
+      assert.equal(link.status, 200);
+      assert.equal(link.json.expiresAt, new Date(T0 + 600_000).toISOString());
+      assert.ok(String(link.json.url).startsWith("http://localhost/object/signed?"));
+      const put = (path: string, body: BodyInit, type = "application/pdf") =>
+        app.request(path, { method: "PUT", headers: { "content-type": type }, body });
+
+      const ok = await put(link.path, "%PDF-1.7 tiny");
+      assert.equal(ok.status, 200);
+      assert.deepEqual(await ok.json(), { key: "inbox/report.pdf", uploaded: true });
+      const stored = await app.request(`/object?key=${q("inbox/report.pdf")}`);
+      assert.equal(stored.headers.get("content-type"), "application/pdf");
+      assert.equal(await stored.text(), "%PDF-1.7 tiny");
+
+      const denied = async (res: Response, message: string, what: string) => {
+        assert.equal(res.status, 403, what);
+        assert.deepEqual(await res.json(), { error: message, code: "INVALID_INPUT" }, what);
+      };
+      const bad = "Invalid signature";
+      await denied(await put(link.path.replace("report.pdf", "other.pdf"), "x"), bad, "other key");
+      await denied(await put(link.path + "&public=true", "x"), bad, "other bucket");
+      await denied(
+        await put(link.path.replace(/maxBytes=\d+/, "maxBytes=99999"), "x"),
+        bad,
+        "size",
+      );
+      await denied(await put(link.path.replace(/expires=(\d+)/, "expires=9$1"), "x"), bad, "time");
+      await denied(
+        await put(link.path.replace(/sig=[^&]+/, "sig=" + "A".repeat(43)), "x"),
+        bad,
+        "sig",
+      );
+      await denied(await app.request(link.path), bad, "GET with a PUT link");
+      await denied(
+        await put(link.path, "x", "text/html"),
+        "Content-Type does not match the signed URL",
+        "type",
+      );
+      clock.now = T0 + 600_000;
+      await denied(await put(link.path, "x"), "Signed URL has expired", "expired");
+      assert.equal(
+        await (await app.request(`/object?key=${q("inbox/report.pdf")}`)).text(),
+        "%PDF-1.7 tiny",
+      );
+    },
+  );
+
+  await t.step("a body over the link's maxBytes is 413 and nothing is stored", async () => {
+    const { app } = await signingApp(backend, { now: T0 });
+    const link = await sign(app, { key: "big.bin", method: "PUT", expiresIn: 60, maxBytes: 1000 });
+    const before = await backend.files();
+    const declared = await app.request(link.path, {
+      method: "PUT",
+      body: randomBytes(1001) as BodyInit,
+    });
+    assert.equal(declared.status, 413);
+    const streamed = await app.request(link.path, {
+      method: "PUT",
+      body: streamOf(randomBytes(64 * 1024), 4096),
+    });
+    assert.equal(streamed.status, 413);
+    assert.equal((await streamed.json()).code, "INVALID_INPUT");
+    assert.equal((await app.request("/object?key=big.bin")).status, 404);
+    assert.deepEqual(leftovers(before, await backend.files()), [], "nothing stored");
+    const fits = await app.request(link.path, {
+      method: "PUT",
+      body: randomBytes(1000) as BodyInit,
+    });
+    assert.equal(fits.status, 200);
+  });
+
+  await t.step("a GET link reads that key of that bucket until it expires", async () => {
+    const clock = { now: T0 };
+    const { app } = await signingApp(backend, clock);
+    await app.request("/object?key=pub/cat.txt&public=true", { method: "PUT", body: "meow" });
+    const link = await sign(app, {
+      key: "pub/cat.txt",
+      method: "GET",
+      expiresIn: 30,
+      public: true,
+    });
+    const res = await app.request(link.path);
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), "meow");
+    assert.equal((await app.request(link.path, { method: "PUT", body: "woof" })).status, 403);
+    assert.equal((await app.request(link.path.replace("&public=true", ""))).status, 403);
+    clock.now = T0 + 29_999;
+    assert.equal((await app.request(link.path)).status, 200);
+    clock.now = T0 + 30_000;
+    assert.equal((await app.request(link.path)).status, 403);
+    const missing = await sign(app, { key: "nothing", method: "GET", expiresIn: 30 });
+    assert.equal((await app.request(missing.path)).status, 404);
+  });
+
+  await t.step("a link signed with another key is refused", async () => {
+    const { app } = await signingApp(backend, { now: T0 });
+    const other = await signingConfig("another-signing-key-0123456789abcdef", ADMIN_TOKEN);
+    const query = await signGrant(other, { method: "GET", key: "a", public: false, expires: 2e9 });
+    assert.equal((await app.request(`/object/signed?${query}`)).status, 403);
+  });
+
+  await t.step("bad signing requests are 400 INVALID_INPUT", async () => {
+    const { app } = await signingApp(backend, { now: T0 }, { maxObjectBytes: 5000 });
+    for (
+      const body of [
+        { key: "../x", method: "GET", expiresIn: 60 },
+        { key: "a", method: "POST", expiresIn: 60 },
+        { key: "a", method: "GET", expiresIn: 0 },
+        { key: "a", method: "GET", expiresIn: 7 * 24 * 3600 + 1 },
+        { key: "a", method: "GET", expiresIn: 60, maxBytes: 10 },
+        { key: "a", method: "PUT", expiresIn: 60, maxBytes: 5001 },
+        { key: "a", method: "PUT", expiresIn: 60, contentType: "not a type" },
+        { key: "a", method: "PUT", expiresIn: 60, extra: 1 },
+      ]
+    ) {
+      const res = await sign(app, body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.json.code, "INVALID_INPUT", JSON.stringify(body));
+    }
+    const notJson = await app.request("/object/sign", {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      body: "{",
+    });
+    assert.deepEqual(await notJson.json(), { error: "Invalid JSON", code: "INVALID_INPUT" });
   });
 }
 

@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { createApp } from "../../functions/repo-explainer/app.ts";
 import { EXPLAIN_SYSTEM_PROMPT } from "../../functions/repo-explainer/prompt.ts";
 import { type AI, createAi, extractiveAi } from "../../shared/bindings/ai/mod.ts";
+import { section } from "../../functions/repo-explainer/repo_text.ts";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { type FakeRepo, type GithubMode, startGithubFake } from "../support/github_fake.ts";
 import { FAKE_MODEL, type FakeBehaviour, startOpenAiFake } from "../support/openai_fake.ts";
 import { openPolicy } from "../support/policy.ts";
@@ -68,6 +70,21 @@ const LONG: FakeRepo = {
   files: { "README.md": "x" },
   readme: "Long line of words. ".repeat(500), // 10,000 characters
 };
+
+/** The token counts `/explain` reports for top-level files `files` (no folders). */
+function topLevelTokens(files: Record<string, string | null>) {
+  const counted = Object.entries(files)
+    .filter((e): e is [string, string] => e[1] !== null)
+    .map(([path, text]) => ({ path, tokens: countTokens(section(path, text)) }))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
+  return {
+    tokenizer: "o200k_base",
+    exact: true,
+    total: counted.reduce((n, f) => n + f.tokens, 0),
+    files: counted,
+    directories: [],
+  };
+}
 
 /** The digest of ROCKET: built from the API's answers alone. */
 const ROCKET_DIGEST = {
@@ -183,6 +200,7 @@ Deno.test("explain: metadata, files and the model's summary; what the model and 
       ...ROCKET_FACTS,
       summary: "It serves sites.",
       digest: ROCKET_DIGEST,
+      tokens: topLevelTokens(ROCKET.files!),
     });
 
     assert.deepEqual(github.requests.map((r) => r.path).sort(), [
@@ -190,7 +208,10 @@ Deno.test("explain: metadata, files and the model's summary; what the model and 
       "/repos/acme/rocket/contents",
       "/repos/acme/rocket/contents/package.json",
       "/repos/acme/rocket/readme",
+      "/repos/acme/rocket/tarball",
     ]);
+    assert.equal(github.downloads.length, 1, "one archive download");
+    assert.equal(github.downloads[0].headers.get("authorization"), null, "no token to codeload");
     for (const r of github.requests) {
       assert.equal(r.headers.get("authorization"), "Bearer ghp_test", "GITHUB_TOKEN is sent");
       assert.equal(r.headers.get("x-github-api-version"), "2022-11-28");
@@ -248,6 +269,7 @@ Deno.test("explain: no README still explains from metadata, files and manifest",
         readmeIntro: null,
         tree: ["go.mod", "main.go"],
       },
+      tokens: topLevelTokens(NO_README.files!),
     });
     const sent = model.requests[0].body?.messages?.[1].content ?? "";
     assert.equal(
@@ -296,7 +318,10 @@ Deno.test('explain: a missing repository is 404 NOT_FOUND "Repository not found"
     const res = await explain(app, "https://github.com/acme/nothing-here");
     assert.equal(res.status, 404);
     assert.deepEqual(await res.json(), { error: "Repository not found", code: "NOT_FOUND" });
-    assert.deepEqual(github.requests.map((r) => r.path), ["/repos/acme/nothing-here"]);
+    assert.deepEqual(github.requests.map((r) => r.path).sort(), [
+      "/repos/acme/nothing-here",
+      "/repos/acme/nothing-here/tarball",
+    ]);
     assert.equal(model.requests.length, 0);
 
     const branch = await explain(app, "https://github.com/acme/rocket/tree/nope");
@@ -404,10 +429,12 @@ Deno.test("explain: the URL forms that are accepted all read the same repository
     const branch = await explain(app, "https://github.com/acme/rocket/tree/dev");
     assert.equal(branch.status, 200);
     assert.deepEqual(
-      github.requests.filter((r) => r.path !== "/repos/acme/rocket").map((r) => r.ref),
+      github.requests.filter((r) => r.path !== "/repos/acme/rocket" && !r.path.includes("tarball"))
+        .map((r) => r.ref),
       ["dev", "dev", "dev"],
       "readme, contents and manifest read at the branch",
     );
+    assert.ok(github.requests.some((r) => r.path === "/repos/acme/rocket/tarball/dev"));
   });
 });
 
@@ -520,10 +547,13 @@ Deno.test("explain: the route is described in /openapi.json", async () => {
   );
   const doc = await (await app.request("/openapi.json")).json();
   const op = doc.paths["/explain"].get;
-  assert.equal(op.parameters[0].name, "url");
-  assert.match(
-    op.parameters[0].description ?? op.parameters[0].schema?.description ?? "",
-    /GitHub/,
+  const url = op.parameters.find((p: { name: string }) => p.name === "url");
+  assert.match(url.description ?? url.schema?.description ?? "", /GitHub/);
+  assert.ok(
+    op.parameters.some((p: { name: string; in: string }) =>
+      p.name.toLowerCase() === "authorization" && p.in === "header"
+    ),
   );
+  assert.ok(doc.components.schemas.TokenReport);
   for (const status of ["200", "400", "404", "502"]) assert.ok(op.responses[status], status);
 });

@@ -142,7 +142,7 @@ Deno.test("bad option values are 400 INVALID_INPUT naming the parameter", async 
     ["reducedMotion=yes", "reducedMotion must be true or false"],
     ["omitBackground=1", "omitBackground must be true or false"],
     ["format=jpeg&omitBackground=true", "omitBackground needs format=png or webp"],
-    ["selector=", "selector must be 1 to 500 characters"],
+    ["selector=", "selector must be a CSS selector of 1 to 500 characters"],
   ];
   for (const [params, error] of cases) {
     const res = await app.request(`/screenshot?url=https://example.com/&${params}`);

@@ -1,9 +1,19 @@
 /**
- * A fake GitHub REST API on 127.0.0.1 for `/explain`: repository metadata, README, top-level
- * contents and raw files, with GitHub's response shapes, its 404 bodies and its rate-limit
- * answer. Records every request.
+ * A fake GitHub REST API on 127.0.0.1 for `/explain` and `/digest`: repository metadata,
+ * README, top-level contents and raw files, and tarballs (a 302 to a separate "codeload"
+ * server, as GitHub does, whose gzipped tar has GitHub's layout: a pax global header naming
+ * the commit, everything under `owner-repo-sha7/`), with GitHub's response shapes, its 404
+ * bodies and its rate-limit answer. A private repository answers only to {@link PRIVATE_TOKEN},
+ * 404 to anyone else. Records every request, on both servers.
  */
+import { packTar } from "modern-tar";
 import { untilAborted } from "./until_aborted.ts";
+
+/** The token that sees private repositories. */
+export const PRIVATE_TOKEN = "ghp_callerPrivateToken123";
+
+/** The commit every tarball is of. */
+export const FAKE_COMMIT = "c0ffee0000000000000000000000000000000001";
 
 /** One repository the fake knows. */
 export interface FakeRepo {
@@ -22,6 +32,10 @@ export interface FakeRepo {
   files?: Record<string, string | null>;
   /** The README served by `/readme` (absent: 404). */
   readme?: string;
+  /** Only {@link PRIVATE_TOKEN} sees it. */
+  private?: boolean;
+  /** Every file by full path, for tarballs (absent: the top-level files of `files`). */
+  tree?: Record<string, string | Uint8Array>;
 }
 
 /** How the fake answers every request. */
@@ -40,6 +54,8 @@ export interface GithubFake {
   /** Base URL of the fake API: `http://127.0.0.1:<port>`. */
   apiUrl: string;
   requests: GithubRequest[];
+  /** Requests the download host ("codeload") received. */
+  downloads: GithubRequest[];
   /** Changes how the fake answers from now on. */
   setMode(mode: GithubMode): void;
   close(): Promise<void>;
@@ -56,6 +72,22 @@ export function startGithubFake(repos: FakeRepo[], mode: GithubMode = "normal"):
   const requests: GithubRequest[] = [];
   const closing = new AbortController();
   const byName = new Map(repos.map((r) => [`${r.owner}/${r.name}`.toLowerCase(), r]));
+  const downloads: GithubRequest[] = [];
+  const codeload = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: closing.signal, onListen() {} },
+    (req) => {
+      const url = new URL(req.url);
+      downloads.push({ path: url.pathname, ref: null, headers: req.headers });
+      const m = url.pathname.match(/^\/([^/]+)\/([^/]+)\/legacy\.tar\.gz\/(.+)$/);
+      const repo = m && byName.get(`${m[1]}/${m[2]}`.toLowerCase());
+      if (!m || !repo) return new Response("Not Found", { status: 404 });
+      if (repo.private && url.searchParams.get("token") !== "download-token") {
+        return new Response("Not Found", { status: 404 });
+      }
+      return tarball(repo);
+    },
+  );
+  const codeloadOrigin = `http://127.0.0.1:${codeload.addr.port}`;
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, signal: closing.signal, onListen() {} },
     async (req) => {
@@ -86,38 +118,55 @@ export function startGithubFake(repos: FakeRepo[], mode: GithubMode = "normal"):
         case "error":
           return json({ message: "Server Error" }, 500);
       }
-      return answer(url, req.headers, byName);
+      return answer(url, req.headers, byName, codeloadOrigin);
     },
   );
   return {
     apiUrl: `http://127.0.0.1:${server.addr.port}`,
     requests,
+    downloads,
     setMode(next) {
       current = next;
     },
     async close() {
       closing.abort();
-      await server.finished;
+      await Promise.all([server.finished, codeload.finished]);
     },
   };
 }
 
-function answer(url: URL, headers: Headers, byName: Map<string, FakeRepo>): Response {
-  const m = url.pathname.match(/^\/repos\/([^/]+)\/([^/]+)(?:\/(readme|contents)(?:\/(.+))?)?$/);
+function answer(
+  url: URL,
+  headers: Headers,
+  byName: Map<string, FakeRepo>,
+  codeloadOrigin: string,
+): Response {
+  const m = url.pathname.match(
+    /^\/repos\/([^/]+)\/([^/]+)(?:\/(readme|contents|tarball)(?:\/(.+))?)?$/,
+  );
   const repo = m && byName.get(`${m[1]}/${m[2]}`.toLowerCase());
   if (!m || !repo) return notFound();
+  if (repo.private && headers.get("authorization") !== `Bearer ${PRIVATE_TOKEN}`) return notFound();
   const [, , , kind, file] = m;
   const origin = url.origin;
   const full = `${repo.owner}/${repo.name}`;
   const branch = repo.defaultBranch ?? "main";
   if (!kind) return json(metadata(repo, origin));
 
-  const ref = url.searchParams.get("ref") ?? branch;
+  const ref = kind === "tarball"
+    ? (file === undefined ? branch : decodeURIComponent(file))
+    : url.searchParams.get("ref") ?? branch;
   const files = repo.files ?? {};
   const empty = Object.keys(files).length === 0;
   if (empty) return json({ message: "This repository is empty.", status: "404" }, 404);
-  if (ref !== branch && !(repo.branches ?? []).includes(ref)) {
+  if (ref !== branch && !(repo.branches ?? []).includes(ref) && ref !== FAKE_COMMIT) {
     return json({ message: `No commit found for the ref ${ref}`, status: "404" }, 404);
+  }
+  if (kind === "tarball") {
+    // GitHub's answer: a redirect to a short-lived codeload URL carrying its own token.
+    const token = repo.private ? "?token=download-token" : "";
+    const location = `${codeloadOrigin}/${full}/legacy.tar.gz/${ref}${token}`;
+    return new Response(null, { status: 302, headers: { location } });
   }
   const raw = headers.get("accept")?.includes("raw");
   if (kind === "readme") {
@@ -155,7 +204,7 @@ function metadata(repo: FakeRepo, origin: string) {
     node_id: "MDEwOlJlcG9zaXRvcnkxMjk2MjY5",
     name: repo.name,
     full_name: full,
-    private: false,
+    private: repo.private ?? false,
     owner: { login: repo.owner, id: 1, type: "Organization" },
     html_url: `https://github.com/${full}`,
     description: repo.description ?? null,
@@ -173,9 +222,33 @@ function metadata(repo: FakeRepo, origin: string) {
       ? { key: repo.license.spdx_id.toLowerCase(), ...repo.license, node_id: "MDc6TGljZW5zZTEz" }
       : null,
     topics: repo.topics ?? [],
-    visibility: "public",
+    visibility: repo.private ? "private" : "public",
     default_branch: repo.defaultBranch ?? "main",
   };
+}
+
+/** The repository's gzipped tarball with GitHub's layout. */
+async function tarball(repo: FakeRepo): Promise<Response> {
+  const tree = repo.tree ?? Object.fromEntries(
+    Object.entries(repo.files ?? {}).filter((e): e is [string, string] => e[1] !== null),
+  );
+  const top = `${repo.owner}-${repo.name}-${FAKE_COMMIT.slice(0, 7)}`;
+  const record = ` comment=${FAKE_COMMIT}\n`;
+  const global = `${record.length + 2}${record}`;
+  const encoder = new TextEncoder();
+  const tar = await packTar([
+    {
+      header: { name: "pax_global_header", type: "pax-global-header", size: global.length },
+      body: global,
+    },
+    { header: { name: `${top}/`, type: "directory", size: 0 } },
+    ...Object.entries(tree).map(([path, content]) => {
+      const body = typeof content === "string" ? encoder.encode(content) : content;
+      return { header: { name: `${top}/${path}`, size: body.length }, body };
+    }),
+  ]);
+  const gz = new Blob([tar]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Response(gz, { headers: { "content-type": "application/x-gzip" } });
 }
 
 function fileJson(full: string, name: string, content: string, origin: string) {

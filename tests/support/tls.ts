@@ -1,8 +1,8 @@
 /**
- * Self-signed certificates for test host names and 127.0.0.1, made with the system's
- * `openssl` (once per name list and process), so HTTPS servers on loopback are real TLS (the
- * safe fetch trusts them through its `ca` test hook). Fails loudly when openssl is missing:
- * it is never skipped.
+ * Certificates for test host names and 127.0.0.1, made with the system's `openssl` (once per
+ * name list and process), so HTTPS servers on loopback are real TLS (the safe fetch trusts them
+ * through its `ca` test hook): self-signed ones, and leaves signed by a throwaway certificate
+ * authority made for the process. Fails loudly when openssl is missing: it is never skipped.
  */
 
 /** A PEM certificate and its private key. */
@@ -86,4 +86,115 @@ export async function startTwinServers(
       await Promise.all([plain.finished, tls.finished]);
     },
   };
+}
+
+/** A leaf certificate signed by the process's throwaway CA, with that CA. */
+export interface CaSignedCertificate extends TestCertificate {
+  /** The CA certificate (PEM) a client must trust. */
+  ca: string;
+}
+
+let authority: Promise<{ dir: string; cert: string }> | undefined;
+
+/** The throwaway CA ("CN=Throwaway Test CA", 10 years), made once per process. */
+function throwawayCa(): Promise<{ dir: string; cert: string }> {
+  return authority ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "test-ca-" });
+    await openssl([
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      `${dir}/ca.key`,
+      "-out",
+      `${dir}/ca.pem`,
+      "-days",
+      "3650",
+      "-subj",
+      "/CN=Throwaway Test CA",
+      "-addext",
+      "basicConstraints=critical,CA:TRUE",
+      "-addext",
+      "keyUsage=critical,keyCertSign,cRLSign",
+    ]);
+    globalThis.addEventListener("unload", () => {
+      try {
+        Deno.removeSync(dir, { recursive: true });
+      } catch { /* already gone */ }
+    });
+    return { dir, cert: await Deno.readTextFile(`${dir}/ca.pem`) };
+  })();
+}
+
+const signed = new Map<string, Promise<CaSignedCertificate>>();
+
+/** A leaf for `hosts` (and 127.0.0.1) valid `days` from now, signed by the throwaway CA. */
+export function caSignedCertificate(
+  hosts: readonly string[],
+  days = 90,
+): Promise<CaSignedCertificate> {
+  const id = `${hosts.join(",")}/${days}`;
+  let made = signed.get(id);
+  if (!made) signed.set(id, made = makeSigned(hosts, days));
+  return made;
+}
+
+async function makeSigned(hosts: readonly string[], days: number): Promise<CaSignedCertificate> {
+  const ca = await throwawayCa();
+  const dir = await Deno.makeTempDir({ prefix: "test-leaf-" });
+  try {
+    const names = [...hosts.map((h) => `DNS:${h}`), "IP:127.0.0.1"].join(",");
+    await Deno.writeTextFile(`${dir}/ext.cnf`, `subjectAltName=${names}\n`);
+    await openssl([
+      "req",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      `${dir}/leaf.key`,
+      "-out",
+      `${dir}/leaf.csr`,
+      "-subj",
+      `/CN=${hosts[0] ?? "localhost"}`,
+    ]);
+    await openssl([
+      "x509",
+      "-req",
+      "-in",
+      `${dir}/leaf.csr`,
+      "-CA",
+      `${ca.dir}/ca.pem`,
+      "-CAkey",
+      `${ca.dir}/ca.key`,
+      "-CAcreateserial",
+      "-out",
+      `${dir}/leaf.pem`,
+      "-days",
+      String(days),
+      "-extfile",
+      `${dir}/ext.cnf`,
+    ]);
+    return {
+      cert: await Deno.readTextFile(`${dir}/leaf.pem`),
+      key: await Deno.readTextFile(`${dir}/leaf.key`),
+      ca: ca.cert,
+    };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function openssl(args: string[]): Promise<void> {
+  const { success, stderr } = await new Deno.Command("openssl", {
+    args,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!success) throw new Error(`openssl failed: ${new TextDecoder().decode(stderr)}`);
 }

@@ -2,10 +2,16 @@
  * A fake Upstash Redis REST API on 127.0.0.1, speaking the wire format the real
  * `@upstash/redis` client uses: `POST /` with one command as a JSON array, `POST /pipeline`
  * with an array of them, `Authorization: Bearer <token>`, `{result}` / `{error}` bodies, and
- * with `Upstash-Encoding: base64` every bulk string result base64-encoded (status replies
- * such as `OK` stay plain, as on the real service). It records every request and command,
- * keeps its own clock (`advance`) for TTLs, and can be told to fail with 500 or to hang.
+ * with `Upstash-Encoding: base64` every bulk string result base64-encoded (a top-level status
+ * reply such as `OK` stays plain, as on the real service). Scripts run as on Redis (`EVAL`,
+ * `EVALSHA`, `SCRIPT LOAD`/`EXISTS`/`FLUSH`): Lua on fengari (./lua_script.ts), cached by
+ * SHA-1, so `@upstash/ratelimit`'s scripts run as written, `NOSCRIPT` fallback included. It
+ * records every request and command, keeps its own clock (`advance`) for TTLs, and can be
+ * told to fail with 500 or to hang.
  */
+
+import { createHash } from "node:crypto";
+import { runScript, ScriptError } from "./lua_script.ts";
 
 /** How the fake answers: normally, with HTTP 500, or never (until the caller gives up). */
 export type FakeMode = "ok" | "error" | "hang";
@@ -59,14 +65,20 @@ type Reply =
 
 class CommandError extends Error {}
 
-function encodeReply(reply: Reply, base64: boolean): unknown {
-  if ("status" in reply) return reply.status;
+/**
+ * A reply as JSON. A top-level status reply stays plain (the client passes `OK` through);
+ * inside an array every string is encoded, status replies included (the client decodes
+ * every string of an array).
+ */
+function encodeReply(reply: Reply, base64: boolean, nested = false): unknown {
+  if ("status" in reply && !nested) return reply.status;
   if ("int" in reply) return reply.int;
-  if ("array" in reply) return reply.array.map((r) => encodeReply(r, base64));
+  if ("array" in reply) return reply.array.map((r) => encodeReply(r, base64, true));
   if ("error" in reply) return reply.error;
-  if (reply.bulk === null) return null;
-  if (!base64) return reply.bulk;
-  const bytes = new TextEncoder().encode(reply.bulk);
+  const text = "status" in reply ? reply.status : reply.bulk;
+  if (text === null) return null;
+  if (!base64) return text;
+  const bytes = new TextEncoder().encode(text);
   let bin = "";
   for (const b of bytes) bin += String.fromCharCode(b);
   return btoa(bin);
@@ -91,9 +103,83 @@ export function startUpstashFake(token = "fake-upstash-token"): Promise<UpstashF
     return entry;
   };
 
+  const scripts = new Map<string, string>();
+  const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
+
+  const incrBy = (key: string, by: string): Reply => {
+    const entry = live(key);
+    const current = entry ? Number(entry.value) : 0;
+    const step = Number(by);
+    if (!/^-?\d+$/.test(by) || (entry && !/^-?\d+$/.test(entry.value))) {
+      throw new CommandError("ERR value is not an integer or out of range");
+    }
+    const value = current + step;
+    data.set(key, { value: String(value), expires: entry?.expires ?? null });
+    return { int: value };
+  };
+
+  const expire = (key: string, ms: number): Reply => {
+    const entry = live(key);
+    if (!entry) return { int: 0 };
+    if (ms <= 0) data.delete(key);
+    else entry.expires = now() + ms;
+    return { int: 1 };
+  };
+
+  const evalScript = (source: string, rest: string[]): Reply => {
+    const n = Number(rest[0]);
+    if (!Number.isInteger(n) || n < 0 || n > rest.length - 1) {
+      throw new CommandError("ERR Number of keys can't be greater than number of args");
+    }
+    try {
+      return runScript(source, rest.slice(1, 1 + n), rest.slice(1 + n), run);
+    } catch (err) {
+      if (err instanceof ScriptError) throw new CommandError(err.message);
+      throw err;
+    }
+  };
+
   const run = (cmd: string[]): Reply => {
     const [name, ...args] = cmd;
     switch (name) {
+      case "EVAL": {
+        // Redis keeps every script it ran, so EVALSHA finds it afterwards.
+        scripts.set(sha1(args[0]), args[0]);
+        return evalScript(args[0], args.slice(1));
+      }
+      case "EVALSHA": {
+        const source = scripts.get(args[0]?.toLowerCase());
+        if (source === undefined) {
+          throw new CommandError("NOSCRIPT No matching script. Please use EVAL.");
+        }
+        return evalScript(source, args.slice(1));
+      }
+      case "SCRIPT": {
+        const sub = args[0]?.toUpperCase();
+        if (sub === "LOAD") {
+          const hash = sha1(args[1]);
+          scripts.set(hash, args[1]);
+          return { bulk: hash };
+        }
+        if (sub === "EXISTS") {
+          return {
+            array: args.slice(1).map((h) => ({ int: scripts.has(h.toLowerCase()) ? 1 : 0 })),
+          };
+        }
+        if (sub === "FLUSH") {
+          scripts.clear();
+          return { status: "OK" };
+        }
+        throw new CommandError(`ERR unknown subcommand '${args[0]}'`);
+      }
+      case "INCR":
+        return incrBy(args[0], "1");
+      case "INCRBY":
+        return incrBy(args[0], args[1]);
+      case "PEXPIRE":
+        return expire(args[0], Number(args[1]));
+      case "EXPIRE":
+        return expire(args[0], Number(args[1]) * 1000);
       case "PING":
         return { status: "PONG" };
       case "GET":

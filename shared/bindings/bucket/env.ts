@@ -4,12 +4,14 @@
  * `PUBLIC_BUCKET`, …); otherwise each is a folder under `<DATA_DIR>/buckets/`, named by the same
  * variable or the experiment's default. Only the adapter in use is loaded: in S3 mode the
  * filesystem default is never imported and the disk is never touched (there is none at the
- * edge); without S3 the AWS SDK is never imported (it would double the cold start).
+ * edge); without S3 the AWS SDK is never imported (it would double the cold start). A
+ * deployment bundle (`env.deployment`) has no folder default: without S3 or an explicit
+ * `DATA_DIR` every bucket call fails with a NotConfiguredError naming the variables.
  */
 import type { ObjectBucket } from "./bucket.ts";
 import { DEFAULT_S3_TIMEOUTS, type S3Timeouts } from "./s3_deadline.ts";
 import type { S3Settings } from "./s3.ts";
-import { ConfigError, type Env } from "../../contract/config.ts";
+import { ConfigError, type Env, NotConfiguredError } from "../../contract/config.ts";
 import { onFirstUse } from "../../contract/lazy.ts";
 import { LazyS3Bucket } from "./lazy_s3.ts";
 
@@ -18,6 +20,12 @@ export const S3_TIMEOUT_BOUNDS = {
   requestMs: { min: 100, max: 600_000 },
   partMs: { min: 100, max: 3_600_000 },
 } as const;
+
+/** What a deployment without S3 answers (the variables to set, no value). */
+export const BUCKETS_NOT_CONFIGURED =
+  "No object store configured: set S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY " +
+  "(with S3_REGION and the bucket names), or DATA_DIR to keep the objects on this instance's " +
+  "own disk";
 
 /** Options of {@link bucketsFromEnv}. */
 export interface BucketsOptions {
@@ -114,10 +122,16 @@ export async function bucketsFromEnv<const N extends string>(
     }
     return buckets;
   }
-  const dataDir = env.string("DATA_DIR", ".data");
+  const dataDir = env.string("DATA_DIR");
+  if (env.deployment && dataDir === undefined) {
+    // A deployment's disk is per instance and temporary: no silent default folder there.
+    const missing = () => Promise.reject(new NotConfiguredError(BUCKETS_NOT_CONFIGURED));
+    for (const variable of variables) buckets[variable] = new LazyS3Bucket(missing);
+    return buckets;
+  }
   const { FsBucket } = await import("./fs.ts");
   for (const variable of variables) {
-    buckets[variable] = new FsBucket(`${dataDir}/buckets/${names[variable]}`);
+    buckets[variable] = new FsBucket(`${dataDir ?? ".data"}/buckets/${names[variable]}`);
   }
   return buckets;
 }

@@ -14,6 +14,10 @@ export const MAX_KEY_BYTES = 1024;
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
+// Bidirectional controls (embeddings, overrides, isolates, marks): they make a key read as
+// another in a listing or a log (`photo\u202egpj.exe`).
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 /** True when `segment` is `.` or `..`, also once percent-decoded (`%2e%2e`, `.%2E`). */
 function isDotSegment(segment: string): boolean {
   const decoded = segment.replace(/%2e/gi, ".");
@@ -22,7 +26,7 @@ function isDotSegment(segment: string): boolean {
 
 /**
  * Why `key` is not a valid key, or null when it is. The rules: 1–1024 bytes of UTF-8; no
- * control characters; no backslash (a separator on some systems); no leading `/`; no empty
+ * control characters, bidirectional ones included; no backslash (a separator on some systems); no leading `/`; no empty
  * segment (`a//b`, trailing `/`); no `.` or `..` segment, not even percent-encoded.
  */
 export function keyProblem(key: string): string | null {
@@ -30,6 +34,7 @@ export function keyProblem(key: string): string | null {
   if (!key.isWellFormed()) return "not well-formed Unicode";
   if (utf8Length(key) > MAX_KEY_BYTES) return `longer than ${MAX_KEY_BYTES} bytes`;
   if (CONTROL.test(key)) return "control character";
+  if (BIDI.test(key)) return "bidirectional control character";
   if (key.includes("\\")) return "backslash";
   if (key.startsWith("/")) return "leading slash";
   for (const segment of key.split("/")) {
@@ -47,7 +52,7 @@ export function isValidKey(key: string): boolean {
 /** True when `prefix` can start a key: at most 1024 bytes and no control characters. */
 export function isValidPrefix(prefix: string): boolean {
   return prefix.isWellFormed() && utf8Length(prefix) <= MAX_KEY_BYTES &&
-    !CONTROL.test(prefix);
+    !CONTROL.test(prefix) && !BIDI.test(prefix);
 }
 
 /** The key as a URL path: each segment percent-encoded, the `/` between them kept. */

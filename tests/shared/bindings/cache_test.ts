@@ -33,6 +33,17 @@ Deno.test("MemoryCache: get, set, delete, and entries expire on their TTL", asyn
   await cache.delete("never-there");
 });
 
+Deno.test("MemoryCache: add stores only where no live entry is", async () => {
+  let now = 0;
+  const cache = new MemoryCache(10, () => now);
+  assert.equal(await cache.add("k", "a", 100), true);
+  assert.equal(await cache.add("k", "b", 100), false);
+  assert.equal(await cache.get("k"), "a");
+  now = 100;
+  assert.equal(await cache.add("k", "c", 100), true);
+  assert.equal(await cache.get("k"), "c");
+});
+
 Deno.test("MemoryCache: bounded, evicting the least recently used entry", async () => {
   const cache = new MemoryCache(3, () => 0);
   await cache.set("a", "1", 1000);
@@ -99,6 +110,18 @@ for (const autoPipelining of [false, true]) {
       await cache.delete("whole");
       assert.equal(await cache.get("whole"), null);
       assert.deepEqual(fake.commands.slice(2).map((c) => c[0]), ["GET", "GET", "DEL", "GET"]);
+    });
+  });
+
+  Deno.test(`${label}: add stores only where nothing is (SET NX PX)`, async () => {
+    await withUpstash({ autoPipelining }, async (cache, fake) => {
+      assert.equal(await cache.add("k", "first", 2000), true);
+      assert.equal(await cache.add("k", "second", 2000), false);
+      assert.equal(await cache.get("k"), "first");
+      assert.deepEqual(fake.commands[0], ["SET", "k", "first", "nx", "px", "2000"]);
+      fake.advance(2000);
+      assert.equal(await cache.add("k", "third", 2000), true, "an expired key holds nothing");
+      assert.equal(await cache.get("k"), "third");
     });
   });
 
@@ -186,6 +209,9 @@ class FlakyCache implements Cache {
   }
   set(_key: string, _value: string, _ttlMs: number) {
     return this.#answer<void>(undefined);
+  }
+  add(_key: string, _value: string, _ttlMs: number) {
+    return this.#answer<boolean>(true);
   }
   delete(_key: string) {
     return this.#answer<void>(undefined);

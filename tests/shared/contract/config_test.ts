@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { ConfigError, Env } from "../../../shared/contract/config.ts";
+import {
+  ConfigError,
+  DEPLOYMENT_GLOBAL,
+  DEPLOYMENT_PRELUDE,
+  Env,
+  isDeploymentBundle,
+  processEnv,
+} from "../../../shared/contract/config.ts";
 
 Deno.test("Env readers parse and default", () => {
   const env = new Env({ A: "12", B: "yes", C: "https://x.test/", D: "  " });
@@ -29,4 +36,17 @@ Deno.test("a malformed value throws one line naming the variable", () => {
     });
   }
   assert.throws(() => new Env({ X: "99" }).int("X", 1, 0, 10), ConfigError);
+});
+
+Deno.test("a deployment bundle is told by the prelude its build writes first", () => {
+  assert.equal(isDeploymentBundle(), false, "tests are not a deployment");
+  assert.equal(new Env({}).deployment, false);
+  const global = globalThis as Record<string, unknown>;
+  try {
+    new Function(DEPLOYMENT_PRELUDE)();
+    assert.equal(isDeploymentBundle(), true);
+    assert.equal(processEnv().deployment, true);
+  } finally {
+    delete global[DEPLOYMENT_GLOBAL];
+  }
 });

@@ -41,6 +41,9 @@ Deno.test("invalid keys, with the rule each breaks", () => {
     ["a\nb", "control character"],
     ["a\u007fb", "control character"],
     ["a\u0085b", "control character"],
+    ...[..."\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"].map((
+      c,
+    ): [string, string] => [`photo${c}gpj.exe`, "bidirectional control character"]),
     ["k".repeat(MAX_KEY_BYTES + 1), `longer than ${MAX_KEY_BYTES} bytes`],
     ["é".repeat(MAX_KEY_BYTES / 2 + 1), `longer than ${MAX_KEY_BYTES} bytes`],
     ["k".repeat(2048), `longer than ${MAX_KEY_BYTES} bytes`],

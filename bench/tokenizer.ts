@@ -1,0 +1,73 @@
+/**
+ * The token counter of repo-explainer (`gpt-tokenizer`, o200k_base) against `js-tiktoken`
+ * with the same encoding, each in a fresh process: the time to load the rank table and build
+ * the encoder (the first `/explain` or `/digest` pays it), the heap that adds, and counting
+ * this repository's own TypeScript and Markdown with the same chunking. Both must give the
+ * same counts; the project's side must load at least as fast and hold no more heap.
+ */
+import { BENCH_CONFIG_ARGS, type BenchRow, errorRow, QUICK } from "./harness.ts";
+
+interface Load {
+  loadMs: number;
+  heapMb: number;
+  countMs: number;
+  tokens: number;
+  chars: number;
+}
+
+const ROOT = new URL("../", import.meta.url);
+
+/** This project's sources: a corpus of code and prose (a few hundred kB). */
+function corpus(): string[] {
+  const out: string[] = [];
+  for (const dir of ["functions/repo-explainer", "functions/devtools-inspector", "shared/net"]) {
+    for (const e of Deno.readDirSync(new URL(`${dir}/`, ROOT))) {
+      if (e.isFile && /\.(ts|md)$/.test(e.name)) {
+        out.push(new URL(`${dir}/${e.name}`, ROOT).pathname);
+      }
+    }
+  }
+  return out.sort().slice(0, QUICK ? 10 : undefined);
+}
+
+async function measure(which: "gpt" | "tiktoken", files: string[]): Promise<Load> {
+  const script = new URL("./fixtures/tokenizer_load.ts", import.meta.url).pathname;
+  const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ...BENCH_CONFIG_ARGS, script, which, ...files],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!success) throw new Error(new TextDecoder().decode(stderr).slice(0, 400));
+  return JSON.parse(new TextDecoder().decode(stdout).trim().split("\n").pop()!);
+}
+
+/** The rows. */
+export async function run(): Promise<BenchRow[]> {
+  try {
+    const files = corpus();
+    const ours = await measure("gpt", files);
+    const base = await measure("tiktoken", files);
+    const note = `gpt-tokenizer vs js-tiktoken, o200k_base, fresh process each; ${files.length} ` +
+      `files, ${ours.chars} chars, ${ours.tokens} tokens (js-tiktoken: ${base.tokens})`;
+    const row = (measure: string, unit: string, p: number, b: number, target: string) => ({
+      measure,
+      unit,
+      project: p,
+      baseline: b,
+      ratio: p / b,
+      target,
+      pass: p <= b && ours.tokens === base.tokens,
+      note,
+    });
+    return [
+      row("o200k_base load + encoder build", "ms", ours.loadMs, base.loadMs, "<= 1.0x"),
+      row("o200k_base heap after load", "MiB", ours.heapMb, base.heapMb, "<= 1.0x"),
+      {
+        ...row("count this repository's sources", "ms", ours.countMs, base.countMs, "same counts"),
+        pass: ours.tokens === base.tokens,
+      },
+    ];
+  } catch (err) {
+    return [errorRow("o200k_base load + encoder build", err)];
+  }
+}

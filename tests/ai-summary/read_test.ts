@@ -1,0 +1,267 @@
+/**
+ * `GET /read` end to end: pages from the loopback fixture server through the real safe fetch,
+ * reader, sanitiser and Markdown writer, in each format, and the error table.
+ */
+import assert from "node:assert/strict";
+import { createApp } from "../../functions/ai-summary/app.ts";
+import { extractiveAi } from "../../shared/bindings/ai/mod.ts";
+import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
+import { type FixtureRoute, startFixtureServer } from "../support/fixture_server.ts";
+import { guardedPolicy, openPolicy } from "../support/policy.ts";
+
+const ROUTES: Record<string, FixtureRoute> = {
+  "/deep": () =>
+    new Response(
+      `<html><head><title>Deep</title></head><body>${"<div>".repeat(6000)}x</body></html>`,
+      {
+        headers: { "content-type": "text/html; charset=utf-8" },
+      },
+    ),
+  "/based": () =>
+    new Response(
+      `<html><head><title>Based</title><base href="https://cdn.example/assets/"></head><body>` +
+        `<article><p>${
+          "A paragraph long enough to be the article of this small page. ".repeat(12)
+        }` +
+        `<a href="guide.html">guide</a> <img src="pic.png" alt="pic"></p></article></body></html>`,
+      { headers: { "content-type": "text/html; charset=utf-8" } },
+    ),
+  "/image": () =>
+    new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0]), {
+      headers: { "content-type": "image/png" },
+    }),
+};
+
+async function withApp(
+  fn: (app: ReturnType<typeof createApp>, url: (path: string) => string) => Promise<void>,
+  policy: FetchPolicy = openPolicy(),
+) {
+  const pages = startFixtureServer(ROUTES);
+  const app = createApp({ fetchPolicy: policy, AI: extractiveAi() }, { log: () => {} });
+  try {
+    await fn(app, pages.url);
+  } finally {
+    await pages.close();
+  }
+}
+
+function read(app: ReturnType<typeof createApp>, url: string, format?: string) {
+  const query = `url=${encodeURIComponent(url)}${format === undefined ? "" : `&format=${format}`}`;
+  return app.request(`/read?${query}`);
+}
+
+const SOLAR_FIRST = "A solar sail is a spacecraft propulsion method that uses the pressure of " +
+  "sunlight instead of rocket fuel.";
+
+Deno.test("read: Markdown by default, with the page's metadata", async () => {
+  await withApp(async (app, url) => {
+    const page = url("/articles/solar_sails.html");
+    const res = await read(app, page);
+    assert.equal(res.status, 200);
+    const body = await res.json();
+    assert.deepEqual(Object.keys(body).sort(), [
+      "byline",
+      "content",
+      "excerpt",
+      "finalUrl",
+      "format",
+      "lang",
+      "publishedTime",
+      "siteName",
+      "title",
+      "url",
+      "wordCount",
+    ]);
+    assert.equal(body.url, page);
+    assert.equal(body.finalUrl, page);
+    assert.equal(body.format, "markdown");
+    assert.equal(body.title, "How Solar Sails Work");
+    assert.equal(body.byline, "By A. Writer, 3 March 2024");
+    assert.equal(body.lang, "en");
+    assert.ok(body.content.startsWith(SOLAR_FIRST), body.content.slice(0, 200));
+    assert.match(body.content, /\n\n## Building a sail\n\n/);
+    // A full stop after a number mid-sentence is not escaped as if it began a list.
+    assert.match(body.content, /in 2010\. Later/);
+    assert.ok(!body.content.includes("2010\\."));
+    for (const junk of ["Launches", "cookies", "tracking code", "Related stories"]) {
+      assert.ok(!body.content.includes(junk), `"${junk}" in the article`);
+    }
+    assert.equal(body.excerpt?.startsWith(SOLAR_FIRST), true);
+    assert.ok(body.wordCount > 150 && body.wordCount < 260, String(body.wordCount));
+  });
+});
+
+Deno.test("read: format=text is the reader's text, one block a line, the text /summary sends", async () => {
+  await withApp(async (app, url) => {
+    const body = await (await read(app, url("/articles/solar_sails.html"), "text")).json();
+    assert.equal(body.format, "text");
+    const lines = body.content.split("\n");
+    assert.ok(lines[0].startsWith(SOLAR_FIRST));
+    assert.equal(lines[2], "Building a sail");
+    assert.equal(lines.length, 8);
+    assert.equal(body.wordCount, body.content.split(/\s+/).length);
+  });
+});
+
+Deno.test("read: format=html is the article sanitised; Markdown keeps lists, code, quotes, tables, images and links", async () => {
+  await withApp(async (app, url) => {
+    const page = url("/articles/hostile.html");
+    const html = await (await read(app, page, "html")).json();
+    assert.equal(html.format, "html");
+    const content: string = html.content;
+    for (
+      const bad of [
+        /<script/i,
+        /<style/i,
+        /<iframe/i,
+        /<form/i,
+        /<svg/i,
+        /\son\w+=/i,
+        /javascript:/i,
+        /style=/i,
+        /alert\(/,
+      ]
+    ) assert.doesNotMatch(content, bad);
+    assert.match(content, /<h2>Reading a table<\/h2>/);
+    assert.match(content, /<pre><code class="language-python">def height/);
+    assert.match(content, /<th>Time<\/th>/);
+    // Relative addresses made absolute; hostile links lose their href, keep their text.
+    assert.ok(
+      content.includes(
+        `href="${new URL("/guides/tides?x=1&y=2", page).href.replace(/&/g, "&amp;")}"`,
+      ),
+      content,
+    );
+    assert.match(content, /<a>interactive chart<\/a>/);
+    assert.match(content, /<a>second chart<\/a>/);
+    assert.match(content, /<a>third chart<\/a>/);
+    assert.ok(
+      content.includes(`<img src="${new URL("/img/tide.png", page).href}" alt="A tide curve">`),
+    );
+    assert.ok(
+      content.includes(`src="${new URL("/img/lazy.png", page).href}"`),
+      "lazy image's real address",
+    );
+
+    const md: string = (await (await read(app, page)).json()).content;
+    assert.match(md, /^- High water: the highest level of one tide\.$/m);
+    assert.match(
+      md,
+      /```python\ndef height\(t\):\n {4}return mean \+ amplitude \* cos\(speed \* t\)\n```/,
+    );
+    assert.match(md, /^> The sea keeps its appointments/m);
+    assert.match(md, /^\| Time\s+\| Height\s+\|$/m);
+    assert.match(md, /^\| 06:12\s+\| 4\.1 m\s+\|$/m);
+    assert.ok(md.includes(`![A tide curve](${new URL("/img/tide.png", page).href})`));
+    assert.ok(md.includes(`[full guide](${new URL("/guides/tides?x=1&y=2", page).href})`));
+    assert.doesNotMatch(md, /javascript:|alert\(|stolen|Subscribe/i);
+
+    assert.equal(html.title, "Tide Tables Explained");
+    assert.equal(html.siteName, "Harbour Weekly");
+    assert.equal(html.lang, "en-GB");
+    assert.equal(html.byline, "Ann Lee and Bo Chan");
+    assert.equal(html.publishedTime, "2024-05-02T08:00:00Z");
+    assert.equal(html.excerpt, "How tide tables are made and how to read them.");
+  });
+});
+
+Deno.test("read: real fixture pages (a blog and a WordPress post) give their article in every format", async () => {
+  await withApp(async (app, url) => {
+    for (const path of ["/pages/blog.html", "/pages/wordpress.html"]) {
+      const results = await Promise.all(
+        ["markdown", "text", "html"].map(async (f) => (await read(app, url(path), f)).json()),
+      );
+      for (const r of results) {
+        assert.ok(r.content.length > 0, `${path} ${r.format}: empty`);
+        assert.ok(r.wordCount > 0);
+      }
+      // The three formats carry the same words.
+      const words = (s: string) =>
+        s.replace(/<[^>]+>|[#*_`>|\[\]()!-]/g, " ").match(/\p{L}+/gu)?.length ?? 0;
+      const [md, text, html] = results.map((r) => words(r.content));
+      assert.ok(Math.abs(md - text) <= text * 0.2 + 5, `${path}: ${md} vs ${text}`);
+      assert.ok(Math.abs(html - text) <= text * 0.2 + 5, `${path}: ${html} vs ${text}`);
+    }
+  });
+});
+
+Deno.test("read: relative addresses resolve against <base href>, as a browser resolves them", async () => {
+  await withApp(async (app, url) => {
+    const body = await (await read(app, url("/based"))).json();
+    assert.match(body.content, /\[guide\]\(https:\/\/cdn\.example\/assets\/guide\.html\)/);
+    assert.match(body.content, /!\[pic\]\(https:\/\/cdn\.example\/assets\/pic\.png\)/);
+  });
+});
+
+Deno.test("read: plain text is read as it is", async () => {
+  await withApp(async (app, url) => {
+    const body = await (await read(app, url("/articles/notes.txt"))).json();
+    assert.equal(body.title, null);
+    assert.ok(body.content.length > 0);
+    const html = await (await read(app, url("/articles/notes.txt"), "html")).json();
+    assert.match(html.content, /^<pre>[^<]*<\/pre>$/);
+  });
+});
+
+Deno.test("read: the error table", async () => {
+  await withApp(async (app, url) => {
+    const cases: [string, number, string, RegExp][] = [
+      ["/read", 400, "INVALID_URL", /Missing or invalid url/],
+      ["/read?url=ftp://example.com/", 400, "INVALID_URL", /Missing or invalid url/],
+      [
+        `/read?url=${encodeURIComponent(url("/articles/solar_sails.html"))}&format=pdf`,
+        400,
+        "INVALID_INPUT",
+        /format must be one of markdown, text, html/,
+      ],
+      [`/read?url=${encodeURIComponent(url("/missing.html"))}`, 502, "FETCH_ERROR", /HTTP 404/],
+      [
+        `/read?url=${encodeURIComponent(url("/image"))}`,
+        502,
+        "PARSE_ERROR",
+        /Cannot read image\/png content/,
+      ],
+      [`/read?url=${encodeURIComponent(url("/deep"))}`, 502, "PARSE_ERROR", /nested too deeply/],
+    ];
+    for (const [path, status, code, message] of cases) {
+      const res = await app.request(path);
+      assert.equal(res.status, status, path);
+      const body = await res.json();
+      assert.equal(body.code, code, path);
+      assert.match(body.error, message, path);
+    }
+  });
+});
+
+Deno.test("read: a private address is refused before any fetch; a refused connection is FETCH_ERROR", async () => {
+  await withApp(async (app) => {
+    const res = await read(app, "http://10.0.0.1/");
+    assert.equal(res.status, 400);
+    assert.equal((await res.json()).code, "INVALID_URL");
+    const closed = await read(app, "http://public.test:9/");
+    assert.equal(closed.status, 502);
+    assert.equal((await closed.json()).code, "FETCH_ERROR");
+  }, guardedPolicy({ "public.test": "127.0.0.1" }, ["http://public.test:9"]));
+});
+
+Deno.test("read: the route and its schemas are in the OpenAPI document", async () => {
+  await withApp(async (app) => {
+    const doc = await (await app.request("/openapi.json")).json();
+    const op = doc.paths["/read"].get;
+    assert.deepEqual(op.parameters.map((p: { name: string }) => p.name).sort(), ["format", "url"]);
+    assert.ok(op.responses["200"] && op.responses["400"] && op.responses["502"]);
+    assert.deepEqual(doc.components.schemas.ReadResult.required.sort(), [
+      "byline",
+      "content",
+      "excerpt",
+      "finalUrl",
+      "format",
+      "lang",
+      "publishedTime",
+      "siteName",
+      "title",
+      "url",
+      "wordCount",
+    ]);
+  });
+});
