@@ -395,7 +395,7 @@ export function corpusPages(): BenchPage[] {
 /**
  * Differences reviewed by hand where metascraper is the one that is wrong, as rules: each says
  * what metascraper does and is shown on a small page by
- * tests/metadata-extractor/metascraper_review_test.ts. A difference that matches a rule counts
+ * bench/metascraper_review_test.ts. A difference that matches a rule counts
  * as "metascraper wrong" in the reviewed figure; every other difference counts against us.
  */
 export const METASCRAPER_WRONG: {

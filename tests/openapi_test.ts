@@ -6,6 +6,7 @@
  * documents. Then the contract's validation rows, compared byte for byte.
  */
 import assert from "node:assert/strict";
+import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { createApp as dependencyAnalyzer } from "../functions/dependency-analyzer/app.ts";
 import { createApp as metadataExtractor } from "../functions/metadata-extractor/app.ts";
 import { createApp as devtoolsInspector } from "../functions/devtools-inspector/app.ts";
@@ -16,6 +17,7 @@ import { createApp as objectStorage } from "../functions/object-storage/app.ts";
 import { extractiveAi } from "../shared/bindings/ai/mod.ts";
 import { APP_WIDE_ERRORS, type ExperimentApp } from "../shared/contract/app.ts";
 import type { BrowserBinding } from "../shared/bindings/browser/mod.ts";
+import { DOCS_ASSETS } from "../shared/contract/docs.ts";
 import { ERROR_STATUS } from "../shared/contract/errors.ts";
 import { linkApp } from "./link-shortener/app_fixture.ts";
 import { filesystemBackend } from "./object-storage/backends.ts";
@@ -124,13 +126,18 @@ function operations(doc: Json): Operation[] {
 /**
  * What is left out of the comparison with the route table, explicitly:
  * - entries of method `ALL`: Hono's route table lists middleware (`app.use`) that way;
- * - the documentation endpoints themselves (the document does not describe itself).
+ * - the documentation endpoints themselves (the document does not describe itself), and the
+ *   MCP endpoint (shared/contract/mcp.ts).
  */
 const DOC_ENDPOINTS = [
   "GET /openapi.json",
   "GET /docs",
-  "GET /docs/scalar.js",
+  ...DOCS_ASSETS.map((name) => `GET /docs/${name}`),
   "GET /docs/favicon.svg",
+  // The MCP endpoint speaks JSON-RPC, not REST: its tools are the documented routes.
+  "POST /mcp",
+  "GET /mcp",
+  "DELETE /mcp",
 ];
 
 /** Hono's `/:code`, `/:key{.+}` and `/:id?` as OpenAPI's `/{code}`, `/{key}`, `/{id}`. */
@@ -303,6 +310,117 @@ for (const slug of Object.keys(EXPERIMENTS)) {
       }
     }));
 }
+
+// --- what tools say of the document --------------------------------------------------------
+
+/** Redocly's `recommended` ruleset, as its CLI applies it (`redocly lint`). */
+const redoclyConfig = createConfig({ extends: ["recommended"] });
+
+/** Redocly's findings on `doc`, as `severity rule pointer: message` lines. */
+async function redoclyLint(
+  slug: string,
+  doc: Json,
+): Promise<{ errors: string[]; warnings: string[] }> {
+  const problems = await lintFromString({
+    source: JSON.stringify(doc),
+    absoluteRef: `/${slug}/openapi.json`,
+    config: await redoclyConfig,
+  });
+  const line = (p: (typeof problems)[number]) =>
+    `${p.ruleId} ${p.location[0]?.pointer ?? ""}: ${p.message}`;
+  return {
+    errors: problems.filter((p) => p.severity === "error").map(line),
+    warnings: problems.filter((p) => p.severity === "warn").map(line),
+  };
+}
+
+/**
+ * Warnings of the recommended ruleset that stay, each reviewed (ARCHITECTURE.md "OpenAPI and
+ * MCP"): `rule pointer` and why.
+ */
+const REVIEWED_WARNINGS: Record<string, string> = {
+  // The root document takes no input: nothing it could refuse with a 4xx.
+  "operation-4xx-response #/paths/~1/get/responses": "GET / has no input to refuse",
+  // A short link answers with a redirect by design; a 2xx would not be a short link.
+  "operation-2xx-response #/paths/~1{code}/get/responses": "GET /{code} is a 302 redirect",
+};
+
+/** Verbs an operationId may start with: what the operation does to its resource. */
+const OPERATION_VERB =
+  /^(get|list|put|head|delete|update|create|analyze|extract|inspect|summarize|explain|capture|shorten|resolve|read|sign)[A-Z]/;
+
+for (const slug of Object.keys(EXPERIMENTS)) {
+  Deno.test(`${slug}: Redocly's recommended lint finds no error and no unreviewed warning`, () =>
+    withApp(slug, async (app) => {
+      const { errors, warnings } = await redoclyLint(slug, await openapiDoc(app));
+      assert.deepEqual(errors, [], "errors");
+      const unreviewed = warnings.filter((w) => !(w.slice(0, w.indexOf(":")) in REVIEWED_WARNINGS));
+      assert.deepEqual(unreviewed, [], "warnings");
+    }));
+
+  Deno.test(`${slug}: operations have a verb-first operationId and say what security they need`, () =>
+    withApp(slug, async (app) => {
+      const doc = await openapiDoc(app);
+      const ids = new Set<string>();
+      for (const { method, path, op } of operations(doc)) {
+        const label = `${method} ${path}`;
+        assert.match(op.operationId ?? "", OPERATION_VERB, `${label}: operationId`);
+        assert.ok(!ids.has(op.operationId), `${label}: ${op.operationId} is unique`);
+        ids.add(op.operationId);
+        assert.ok(Array.isArray(op.security), `${label}: security`);
+        for (const requirement of op.security) {
+          for (const scheme of Object.keys(requirement)) {
+            const declared = doc.components?.securitySchemes?.[scheme];
+            assert.deepEqual([declared?.type, declared?.scheme], ["http", "bearer"], scheme);
+          }
+        }
+      }
+    }));
+}
+
+for (const slug of Object.keys(EXPERIMENTS)) {
+  Deno.test(`${slug}: every operation shows an example request and an example answer`, () =>
+    withApp(slug, async (app) => {
+      const doc = await openapiDoc(app);
+      for (const { method, path, op } of operations(doc)) {
+        const label = `${method} ${path}`;
+        // The example request: each required parameter's example (optional ones may go without).
+        for (const param of op.parameters ?? []) {
+          const example = param.example ?? param.schema?.example;
+          if (param.required) {
+            assert.ok(example !== undefined, `${label}: example of ${param.name}`);
+          }
+        }
+        for (const [type, media] of Object.entries<Json>(op.requestBody?.content ?? {})) {
+          if (type === "application/json") assert.ok("example" in media, `${label}: request`);
+        }
+        for (const [status, response] of Object.entries<Json>(op.responses)) {
+          const json = response.content?.["application/json"];
+          if (status.startsWith("2") && json) assert.ok("example" in json, `${label}: ${status}`);
+        }
+      }
+    }));
+}
+
+Deno.test("link-shortener: the routes that need the manage token declare the bearer scheme", () =>
+  withApp("link-shortener", async (app) => {
+    const doc = await openapiDoc(app);
+    const secured = operations(doc).filter(({ op }) => op.security.length > 0)
+      .map(({ method, path }) => `${method} ${path}`);
+    assert.deepEqual(secured.sort(), ["DELETE /{code}", "PATCH /{code}"]);
+    // And they do need it: without the token, 401 (after 404 for an unknown code).
+    const created = await app.request("/shorten", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url: "https://example.com/" }),
+    });
+    const { code } = await created.json();
+    for (const method of ["PATCH", "DELETE"]) {
+      const res = await app.request(`/${code}`, { method, body: "{}" });
+      assert.equal(res.status, 401, method);
+      await res.body?.cancel();
+    }
+  }));
 
 // --- validation errors, byte for byte ---------------------------------------------------------
 

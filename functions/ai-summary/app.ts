@@ -17,11 +17,13 @@ import {
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { Admission, admitted } from "../../shared/contract/admission.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
+import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { MODEL_HEADER } from "../../shared/contract/middleware.ts";
 import { type FetchPolicy, safeFetch } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
 import { summaryMessages } from "./prompt.ts";
+import { READ_EXAMPLE, SUMMARY_EXAMPLE } from "./openapi_example.ts";
 import { ROOT } from "./root.ts";
 import { SUMMARY_ADMISSION } from "./config.ts";
 
@@ -55,13 +57,14 @@ const SummarySchema = z.object({
 
 const summaryRoute = createRoute({
   method: "get",
+  operationId: "summarizePage",
   path: "/summary",
   summary: "Summarise a web page",
   description: "Fetches the page, extracts its title and readable text (at most 6000 characters " +
     "go to the model) and returns the model's summary. Header `X-AI-Model` names the model.",
   request: { query: UrlQuery },
   responses: {
-    200: jsonContent(SummarySchema, "The page title and its summary"),
+    200: jsonContent(SummarySchema, "The page title and its summary", SUMMARY_EXAMPLE),
     ...errorResponses("INVALID_URL", "FETCH_OR_AI_ERROR"),
   },
 });
@@ -103,6 +106,7 @@ export const ReadResultSchema = z.object({
 
 const readRoute = createRoute({
   method: "get",
+  operationId: "readPage",
   path: "/read",
   summary: "Read a web page's article",
   description: "Fetches the page and returns its main text (the article, without menus, ads, " +
@@ -110,10 +114,36 @@ const readRoute = createRoute({
     "text or sanitised HTML, with its title, byline, site name, language, date and excerpt.",
   request: { query: ReadQuery },
   responses: {
-    200: jsonContent(ReadResultSchema, "The article and what the page says about it"),
+    200: jsonContent(
+      ReadResultSchema,
+      "The article and what the page says about it",
+      READ_EXAMPLE,
+    ),
     ...errorResponses("INVALID_URL", "INVALID_INPUT", "FETCH_ERROR", "PARSE_ERROR"),
   },
 });
+
+/** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
+export const MCP_TOOLS: McpTool[] = [
+  {
+    name: "summarize_page",
+    operationId: "summarizePage",
+    description: "Fetch a public web page, extract its readable text and return its title and a " +
+      "short summary written by the configured language model (an extractive summary " +
+      "when no model is configured). Use it to learn what a page says without reading " +
+      "it all. Takes an absolute http(s) URL; private and loopback addresses are " +
+      "refused.",
+  },
+  {
+    name: "read_page",
+    operationId: "readPage",
+    description: "Fetch a public web page and return its main article text, without menus, " +
+      "ads, related stories or comments, as Markdown (default), plain text or sanitised HTML " +
+      "(`format`), with its title, byline, site name, language, publication time, excerpt " +
+      "and word count. Use it to read or quote a page in full; use summarize_page for a short " +
+      "summary. Takes an absolute http(s) URL; private and loopback addresses are refused.",
+  },
+];
 
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
@@ -151,5 +181,6 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     const { readArticle } = await loadRead();
     return c.json(await readArticle(url, page, format), 200);
   });
+  addMcp(app, ROOT, MCP_TOOLS);
   return app;
 }

@@ -7,10 +7,12 @@ import {
 } from "../../shared/contract/app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { Admission, admitted } from "../../shared/contract/admission.ts";
+import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
 import { InspectResultSchema } from "./schema.ts";
+import { INSPECT_EXAMPLE } from "./openapi_example.ts";
 import { ROOT } from "./root.ts";
 
 /** The inspector (HTML parser, security table), loaded by the first `/inspect`. */
@@ -32,6 +34,7 @@ export interface Bindings {
 /** `GET /inspect`: the route declaration (request and response schemas). */
 export const inspectRoute = createRoute({
   method: "get",
+  operationId: "inspectSite",
   path: "/inspect",
   summary: "What the network tab and a security-header audit would show for a URL",
   description: "Fetches the URL (following redirects by hand) and reports each redirect hop, " +
@@ -42,10 +45,29 @@ export const inspectRoute = createRoute({
     "a 200 answer whose `status` says so; a body that is not HTML has `page: null`.",
   request: { query: UrlQuery },
   responses: {
-    200: jsonContent(InspectResultSchema, "The inspection; `status` is the upstream status"),
+    200: jsonContent(
+      InspectResultSchema,
+      "The inspection; `status` is the upstream status",
+      INSPECT_EXAMPLE,
+    ),
     ...errorResponses("INVALID_URL", "FETCH_ERROR", "PARSE_ERROR"),
   },
 });
+
+/** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
+export const MCP_TOOLS: McpTool[] = [
+  {
+    name: "inspect_site",
+    operationId: "inspectSite",
+    description:
+      "Fetch a public URL as a browser's network tab would and audit it: each redirect " +
+      "hop, phase timings, HTTP version, response headers, cookies (names and flags, " +
+      "never values), caching with a verdict, compression, a security-header audit " +
+      "scored like the MDN HTTP Observatory (checks, score, grade) and statistics of " +
+      "the HTML page. Use it to check a site's security headers, caching or redirects. " +
+      "Takes an absolute http(s) URL; private and loopback addresses are refused.",
+  },
+];
 
 /** Creates the app over its bindings (pure: tests call `app.request()`, and may mute the log). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
@@ -58,5 +80,6 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
       return c.json(await inspectUrl(url, bindings.fetchPolicy, bindings.now), 200);
     });
   });
+  addMcp(app, ROOT, MCP_TOOLS);
   return app;
 }

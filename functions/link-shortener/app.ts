@@ -15,7 +15,8 @@ import type { Cache } from "../../shared/bindings/cache.ts";
 import type { Db } from "../../shared/bindings/db.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { errorText, logEvent, type LogSink, stderrSink } from "../../shared/contract/log.ts";
-import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
+import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
+import { errorResponses, jsonBody, jsonContent } from "../../shared/contract/openapi.ts";
 import { requestOrigin } from "../../shared/contract/request_origin.ts";
 import { readJsonBody } from "../../shared/contract/validation.ts";
 import { ClickCounter } from "./clicks.ts";
@@ -93,17 +94,45 @@ export interface Bindings {
 /** The app, with its click counter (the bindings' `close` flushes it at shutdown). */
 export type LinkShortenerApp = ExperimentApp & { clicks: ClickCounter };
 
+/** The security scheme of the routes that need the link's manage token. */
+const MANAGE_TOKEN_SCHEME = "manageToken";
+
+/** The link of the examples in `/openapi.json`. */
+const EXAMPLE_LINK = {
+  code: "launch-2030",
+  url: "https://example.com/a/long/path",
+  createdAt: "2026-01-01T12:00:00.000Z",
+  expiresAt: "2030-01-01T00:00:00.000Z",
+};
+
+/** Its statistics, in the examples (two days of the 30 shown). */
+const EXAMPLE_STATS = {
+  totalClicks: 3,
+  lastClickAt: "2026-01-02T10:00:00.000Z",
+  clicksByDay: [{ date: "2026-01-01", clicks: 1 }, { date: "2026-01-02", clicks: 2 }],
+  topReferrers: [{ host: "news.example.com", clicks: 2 }],
+};
+
 const shortenRoute = createRoute({
   method: "post",
+  operationId: "shortenLink",
   path: "/shorten",
   summary: "Shorten a URL",
   description: "Stores `url` under a custom `code` or a random 7-character base62 one, and " +
     "returns the link with its `manageToken` (shown once). Bodies over 8 KiB are refused (413).",
   request: {
-    body: { required: true, content: { "application/json": { schema: ShortenBody } } },
+    body: jsonBody(ShortenBody, {
+      url: "https://example.com/a/long/path",
+      code: "launch-2030",
+      expiresAt: "2030-01-01T00:00:00Z",
+    }),
   },
   responses: {
-    201: jsonContent(ShortenResult, "The link was created"),
+    201: jsonContent(ShortenResult, "The link was created", {
+      ...EXAMPLE_LINK,
+      shortUrl: "https://sho.rt/launch-2030",
+      manageToken: "q2V0c2VjcmV0LXRva2VuLWV4YW1wbGUtMzItYnl0ZXMh",
+    }),
     ...errorResponses(
       "INVALID_INPUT",
       "INVALID_URL",
@@ -116,6 +145,7 @@ const shortenRoute = createRoute({
 
 const redirectRoute = createRoute({
   method: "get",
+  operationId: "resolveLink",
   path: "/{code}",
   summary: "Follow a short link",
   description: "302 to the stored URL: looked up in the cache first, then in libSQL " +
@@ -133,29 +163,40 @@ const redirectRoute = createRoute({
 
 const infoRoute = createRoute({
   method: "get",
+  operationId: "getLinkInfo",
   path: "/{code}/info",
   summary: "Describe a short link, with its click statistics",
   description: "Expired links are described too (`expired: true`): they keep their stats.",
   request: { params: CodeParams },
   responses: {
-    200: jsonContent(InfoResult, "The link record and its statistics"),
+    200: jsonContent(InfoResult, "The link record and its statistics", {
+      ...EXAMPLE_LINK,
+      expired: false,
+      ...EXAMPLE_STATS,
+    }),
     ...errorResponses("NOT_FOUND", "DATABASE_ERROR"),
   },
 });
 
 const statsRoute = createRoute({
   method: "get",
+  operationId: "getLinkStats",
   path: "/{code}/stats",
   summary: "Click statistics of a short link",
   request: { params: CodeParams },
   responses: {
-    200: jsonContent(StatsResult, "Total, per day for 30 days, last click, top referrer hosts"),
+    200: jsonContent(
+      StatsResult,
+      "Total, per day for 30 days, last click, top referrer hosts",
+      { code: EXAMPLE_LINK.code, ...EXAMPLE_STATS },
+    ),
     ...errorResponses("NOT_FOUND", "DATABASE_ERROR"),
   },
 });
 
 const qrRoute = createRoute({
   method: "get",
+  operationId: "getLinkQrCode",
   path: "/{code}/qr",
   summary: "QR code of the short URL",
   request: { params: CodeParams, query: QrQuery },
@@ -173,16 +214,21 @@ const qrRoute = createRoute({
 
 const patchRoute = createRoute({
   method: "patch",
+  operationId: "updateLink",
   path: "/{code}",
   summary: "Change a link's target and/or expiry",
   description: "Needs `Authorization: Bearer <manageToken>`. The cache entry is removed " +
     "before the answer, so no later redirect serves the old target.",
+  security: [{ [MANAGE_TOKEN_SCHEME]: [] }],
   request: {
     params: CodeParams,
-    body: { required: true, content: { "application/json": { schema: PatchBody } } },
+    body: jsonBody(PatchBody, { url: "https://example.com/new/target" }),
   },
   responses: {
-    200: jsonContent(LinkSchema, "The changed link"),
+    200: jsonContent(LinkSchema, "The changed link", {
+      ...EXAMPLE_LINK,
+      url: "https://example.com/new/target",
+    }),
     ...errorResponses(
       "INVALID_INPUT",
       "INVALID_URL",
@@ -197,9 +243,11 @@ const patchRoute = createRoute({
 
 const deleteRoute = createRoute({
   method: "delete",
+  operationId: "deleteLink",
   path: "/{code}",
   summary: "Delete a link and its statistics",
   description: "Needs `Authorization: Bearer <manageToken>`. The code is free again afterwards.",
+  security: [{ [MANAGE_TOKEN_SCHEME]: [] }],
   request: { params: CodeParams },
   responses: {
     204: { description: "Deleted" },
@@ -221,6 +269,46 @@ function clientAddress(c: Context): string {
   const info = c.env as { remoteAddr?: { hostname?: string } } | undefined;
   return info?.remoteAddr?.hostname ?? "unknown";
 }
+
+/** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
+export const MCP_TOOLS: McpTool[] = [
+  {
+    name: "shorten_link",
+    operationId: "shortenLink",
+    description: "Create a short link to an http(s) URL, under a random 7-character code or a " +
+      "custom `code` (3-64 letters, digits, - or _), optionally expiring at `expiresAt` " +
+      "(ISO 8601). Returns the `shortUrl`, the `code` and the `manageToken` that alone " +
+      "can later change or delete the link: it is shown only once, keep it.",
+  },
+  {
+    name: "get_link_info",
+    operationId: "getLinkInfo",
+    description:
+      "Describe a short link by its code: the target URL, when it was created, when it " +
+      "expires, whether it has expired, and its click statistics. Use it to see where a " +
+      "short link goes without following it.",
+  },
+  {
+    name: "update_link",
+    operationId: "updateLink",
+    description: "Change where a short link points (`url`) and/or when it expires (`expiresAt`, " +
+      "ISO 8601, or null for never). Needs the link's `manageToken` (from shorten_link) as " +
+      "`token`. Answers the changed link; later redirects go to the new target at once.",
+  },
+  {
+    name: "delete_link",
+    operationId: "deleteLink",
+    description: "Delete a short link and its statistics, by code. Needs the link's " +
+      "`manageToken` (from shorten_link) as `token`. The code is free again afterwards.",
+  },
+  {
+    name: "get_link_stats",
+    operationId: "getLinkStats",
+    description:
+      "Click statistics of a short link by its code: total clicks, clicks per day over " +
+      "the last 30 days, the last click's time and the top referring hosts.",
+  },
+];
 
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(
@@ -345,6 +433,11 @@ export function createApp(
     });
   });
 
+  app.openAPIRegistry.registerComponent("securitySchemes", MANAGE_TOKEN_SCHEME, {
+    type: "http",
+    scheme: "bearer",
+    description: "The link's `manageToken`, returned once by `POST /shorten`",
+  });
   app.openAPIRegistry.registerPath(patchRoute);
   app.openapi({ ...patchRoute, request: { params: CodeParams }, hide: true }, async (c) => {
     const { code } = c.req.valid("param");
@@ -374,5 +467,6 @@ export function createApp(
     return c.body(null, 204);
   });
 
+  addMcp(app, ROOT, MCP_TOOLS);
   return Object.assign(app, { clicks });
 }

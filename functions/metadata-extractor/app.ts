@@ -7,10 +7,12 @@ import {
 } from "../../shared/contract/app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { Admission, admitted } from "../../shared/contract/admission.ts";
+import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { type FetchPolicy, safeFetch } from "../../shared/net/safe_fetch.ts";
 import { UrlQuery } from "../../shared/contract/validation.ts";
 import { type MetadataResult, MetadataResultSchema } from "./schema.ts";
+import { METADATA_EXAMPLE } from "./openapi_example.ts";
 import { ROOT } from "./root.ts";
 
 /**
@@ -32,6 +34,7 @@ export interface Bindings {
 
 const metadataRoute = createRoute({
   method: "get",
+  operationId: "extractMetadata",
   path: "/metadata",
   summary: "Extract link-preview metadata from a web page",
   description: "Fetches the page and returns its normalised metadata (each field from the first " +
@@ -40,10 +43,25 @@ const metadataRoute = createRoute({
     "described (`status` says so); an image URL is described as an image.",
   request: { query: UrlQuery },
   responses: {
-    200: jsonContent(MetadataResultSchema, "The page's metadata"),
+    200: jsonContent(MetadataResultSchema, "The page's metadata", METADATA_EXAMPLE),
     ...errorResponses("INVALID_URL", "FETCH_ERROR", "PARSE_ERROR"),
   },
 });
+
+/** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
+export const MCP_TOOLS: McpTool[] = [
+  {
+    name: "extract_metadata",
+    operationId: "extractMetadata",
+    description: "Fetch a public web page and return its link-preview metadata: title, " +
+      "description, image, author, publisher, dates, language, canonical URL, favicon " +
+      "and feeds (each normalised from the first source of its fallback order), plus " +
+      "every Open Graph, Twitter card and JSON-LD value, oEmbed and hreflang " +
+      "alternates. Every URL in the answer is absolute. Use it to preview, cite or " +
+      "classify a link. Takes an absolute http(s) URL; private and loopback addresses " +
+      "are refused.",
+  },
+];
 
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
@@ -66,5 +84,6 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
       return c.json(result, 200);
     });
   });
+  addMcp(app, ROOT, MCP_TOOLS);
   return app;
 }

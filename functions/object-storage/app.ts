@@ -18,10 +18,12 @@ import {
 import type { Bindings } from "./config.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { checkDeclaredLength, limitBody } from "../../shared/contract/body_limit.ts";
+import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { serveObject } from "./serve_object.ts";
 import { storage, storageFailure } from "./storage_errors.ts";
 import {
+  ADMIN_TOKEN_SCHEME,
   deleteRoute,
   headRoute,
   LIST_LIMIT,
@@ -53,6 +55,33 @@ import { ROOT } from "./root.ts";
 export { ROOT };
 
 export type { Bindings };
+
+/** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
+export const MCP_TOOLS: McpTool[] = [
+  {
+    name: "put_object",
+    operationId: "putObject",
+    description: "Store a text object under `key` (slash-separated path, e.g. notes/today.txt) " +
+      'in the private bucket, or in the public one with `public` set to "true" (the answer ' +
+      "then may carry a direct `url`). `content` is the object's text; `content-type` is " +
+      "recorded with it (default application/octet-stream). An existing object under the key " +
+      "is replaced. Larger or binary objects go through PUT /object.",
+  },
+  {
+    name: "get_object",
+    operationId: "getObject",
+    description: "Read the object stored under `key` (from the public bucket with `public` set " +
+      'to "true"). Text and JSON come back as text, images as image content, other bytes as ' +
+      "an embedded resource (base64).",
+  },
+  {
+    name: "list_objects",
+    operationId: "listObjects",
+    description: "List stored objects in key order, a page at a time: key, size, content " +
+      "type, ETag and upload time of each. Filter with `prefix`; pass the answer's `cursor` " +
+      "to get the next page; `limit` is the page size (1-1000).",
+  },
+];
 
 /**
  * Creates the app over its bindings (pure: tests call `app.request()`). `GET /public/<key>`
@@ -117,6 +146,11 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
 
   // The body is read by readJsonBody (4 KiB cap, "Invalid JSON" whatever the Content-Type):
   // the declaration goes to the registry, the handler is mounted without the body validator.
+  app.openAPIRegistry.registerComponent("securitySchemes", ADMIN_TOKEN_SCHEME, {
+    type: "http",
+    scheme: "bearer",
+    description: "OBJECT_ADMIN_TOKEN, the token that may create signed links",
+  });
   app.openAPIRegistry.registerPath(signRoute);
   app.openapi({ ...signRoute, request: {}, hide: true }, async (c) => {
     const config = signing();
@@ -202,6 +236,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     }
     return serveObject(c, bindings.PUBLIC_BUCKET, key);
   });
+  addMcp(app, ROOT, MCP_TOOLS);
   return app;
 }
 

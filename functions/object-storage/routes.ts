@@ -4,7 +4,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { isValidKey, isValidPrefix, MAX_KEY_BYTES } from "../../shared/bindings/bucket/mod.ts";
-import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
+import { errorResponses, jsonBody, jsonContent } from "../../shared/contract/openapi.ts";
 import { MESSAGES } from "../../shared/contract/validation.ts";
 import { MAX_EXPIRES_IN } from "./signing.ts";
 
@@ -130,6 +130,7 @@ const BINARY = { "*/*": { schema: z.string().openapi({ format: "binary" }) } };
 /** `PUT /object`. */
 export const uploadRoute = createRoute({
   method: "put",
+  operationId: "putObject",
   path: "/object",
   summary: "Upload an object",
   description: "Streams the raw request body into the private bucket, or the public one with " +
@@ -144,7 +145,11 @@ export const uploadRoute = createRoute({
     body: { content: BINARY, required: false },
   },
   responses: {
-    200: jsonContent(UploadResultSchema, "Stored"),
+    200: jsonContent(UploadResultSchema, "Stored", {
+      key: "photos/cat.jpg",
+      uploaded: true,
+      url: "https://cdn.example.com/photos/cat.jpg",
+    }),
     ...errorResponses(
       "INVALID_INPUT",
       [408, "INVALID_INPUT"],
@@ -164,6 +169,7 @@ const READ_HEADERS = {
 /** `GET /object` (HEAD is answered by the same handler, without the body). */
 export const readRoute = createRoute({
   method: "get",
+  operationId: "getObject",
   path: "/object",
   summary: "Read an object",
   description:
@@ -182,6 +188,7 @@ export const readRoute = createRoute({
 /** `HEAD /object`, for the document only (Hono answers HEAD with the GET handler). */
 export const headRoute = createRoute({
   method: "head",
+  operationId: "headObject",
   path: "/object",
   summary: "Describe an object",
   request: { query: ObjectQuery },
@@ -195,11 +202,12 @@ export const headRoute = createRoute({
 /** `DELETE /object`. */
 export const deleteRoute = createRoute({
   method: "delete",
+  operationId: "deleteObject",
   path: "/object",
   summary: "Delete an object",
   request: { query: ObjectQuery },
   responses: {
-    200: jsonContent(DeleteResultSchema, "Deleted"),
+    200: jsonContent(DeleteResultSchema, "Deleted", { key: "photos/cat.jpg", deleted: true }),
     ...errorResponses("INVALID_INPUT", "NOT_FOUND", "STORAGE_ERROR"),
   },
 });
@@ -207,12 +215,22 @@ export const deleteRoute = createRoute({
 /** `GET /objects`. */
 export const listRoute = createRoute({
   method: "get",
+  operationId: "listObjects",
   path: "/objects",
   summary: "List objects",
   description: "Objects in key order (UTF-8 bytes), a page at a time.",
   request: { query: ListQuery },
   responses: {
-    200: jsonContent(ListResultSchema, "One page"),
+    200: jsonContent(ListResultSchema, "One page", {
+      objects: [{
+        key: "photos/cat.jpg",
+        size: 51234,
+        contentType: "image/jpeg",
+        etag: '"5d41402abc4b2a76b9719d911017c592"',
+        uploadedAt: "2026-11-23T10:48:38.444Z",
+      }],
+      cursor: null,
+    }),
     ...errorResponses("INVALID_INPUT", "STORAGE_ERROR"),
   },
 });
@@ -220,6 +238,7 @@ export const listRoute = createRoute({
 /** `GET /public/{key}`: the public bucket's direct URL (served, or redirected to the store). */
 export const publicRoute = createRoute({
   method: "get",
+  operationId: "getPublicObject",
   // `{key{.+}}` becomes Hono's `:key{.+}`, which spans `/`.
   path: "/public/{key{.+}}",
   summary: "Read a public object by its direct URL",
@@ -299,11 +318,15 @@ export const SignedQuery = z.object({
   }),
 });
 
+/** The security scheme of `POST /object/sign`: `OBJECT_ADMIN_TOKEN` as a bearer token. */
+export const ADMIN_TOKEN_SCHEME = "adminToken";
+
 const SIGNING_NOTE = "Answers 404 unless OBJECT_SIGNING_KEY and OBJECT_ADMIN_TOKEN are both set.";
 
 /** `POST /object/sign`. */
 export const signRoute = createRoute({
   method: "post",
+  operationId: "signObjectUrl",
   path: "/object/sign",
   summary: "Create a signed link",
   description: "Needs `Authorization: Bearer <OBJECT_ADMIN_TOKEN>`. Answers a URL that lets " +
@@ -311,10 +334,21 @@ export const signRoute = createRoute({
     "carry a size and a Content-Type limit, enforced by this service as the bytes stream in. " +
     SIGNING_NOTE,
   request: {
-    body: { required: true, content: { "application/json": { schema: SignBody } } },
+    body: jsonBody(SignBody, {
+      key: "uploads/report.pdf",
+      method: "PUT",
+      expiresIn: 900,
+      maxBytes: 1048576,
+      contentType: "application/pdf",
+    }),
   },
+  security: [{ [ADMIN_TOKEN_SCHEME]: [] }],
   responses: {
-    200: jsonContent(SignResultSchema, "The link"),
+    200: jsonContent(SignResultSchema, "The link", {
+      url: "https://files.example.com/object/signed?key=uploads%2Freport.pdf&expires=1767225600" +
+        "&maxBytes=1048576&contentType=application%2Fpdf&sig=3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+      expiresAt: "2026-01-01T00:00:00.000Z",
+    }),
     ...errorResponses("INVALID_INPUT", [401, "INVALID_INPUT"], "NOT_FOUND"),
   },
 });
@@ -322,6 +356,7 @@ export const signRoute = createRoute({
 /** `GET /object/signed`. */
 export const signedReadRoute = createRoute({
   method: "get",
+  operationId: "getSignedObject",
   path: "/object/signed",
   summary: "Read an object through a signed link",
   description: "As `GET /object`, for the key and bucket the link names. A link changed in " +
@@ -338,6 +373,7 @@ export const signedReadRoute = createRoute({
 /** `PUT /object/signed`. */
 export const signedUploadRoute = createRoute({
   method: "put",
+  operationId: "putSignedObject",
   path: "/object/signed",
   summary: "Upload an object through a signed link",
   description: "As `PUT /object`, for the key and bucket the link names: a body over the " +
@@ -345,7 +381,7 @@ export const signedUploadRoute = createRoute({
     "403. A link changed in any way, signed for GET, or expired is 403. " + SIGNING_NOTE,
   request: { query: SignedQuery, body: { content: BINARY, required: false } },
   responses: {
-    200: jsonContent(UploadResultSchema, "Stored"),
+    200: jsonContent(UploadResultSchema, "Stored", { key: "uploads/report.pdf", uploaded: true }),
     ...errorResponses(
       [403, "INVALID_INPUT"],
       [408, "INVALID_INPUT"],

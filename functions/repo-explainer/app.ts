@@ -16,6 +16,7 @@ import {
 } from "../../shared/contract/app.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
+import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { MODEL_HEADER } from "../../shared/contract/middleware.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
@@ -25,6 +26,7 @@ import { readRepository } from "./github_api.ts";
 import type { GithubConfig } from "./github_config.ts";
 import { parseGithubRepoUrl } from "./github_url.ts";
 import { explainMessages, explainUserMessage } from "./prompt.ts";
+import { DIGEST_EXAMPLE, EXPLAIN_EXAMPLE } from "./openapi_example.ts";
 import { ROOT } from "./root.ts";
 import { DigestQuery, DigestResultSchema, TokenReportSchema } from "./schema.ts";
 
@@ -125,6 +127,7 @@ export const ExplainSchema = z.object({
 
 const explainRoute = createRoute({
   method: "get",
+  operationId: "explainRepository",
   path: "/explain",
   summary: "Explain a GitHub repository",
   description: "Reads the repository's metadata, README, top-level files and main manifest " +
@@ -143,13 +146,14 @@ const explainRoute = createRoute({
     }),
   },
   responses: {
-    200: jsonContent(ExplainSchema, "The repository's facts and its explanation"),
+    200: jsonContent(ExplainSchema, "The repository's facts and its explanation", EXPLAIN_EXAMPLE),
     ...errorResponses("INVALID_URL", "INVALID_INPUT", "NOT_FOUND", "FETCH_OR_AI_ERROR"),
   },
 });
 
 const digestRoute = createRoute({
   method: "get",
+  operationId: "getRepositoryDigest",
   path: "/digest",
   summary: "A GitHub repository as one text for a model",
   description: "Reads the repository's tarball at `ref` through the GitHub API and answers " +
@@ -159,10 +163,37 @@ const digestRoute = createRoute({
     "file left out and why.",
   request: { headers: AuthHeader, query: DigestQuery },
   responses: {
-    200: jsonContent(DigestResultSchema, "The repository as text, with its token counts"),
+    200: jsonContent(
+      DigestResultSchema,
+      "The repository as text, with its token counts",
+      DIGEST_EXAMPLE,
+    ),
     ...errorResponses("INVALID_URL", "INVALID_INPUT", "NOT_FOUND", "FETCH_OR_AI_ERROR"),
   },
 });
+
+/** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
+export const MCP_TOOLS: McpTool[] = [
+  {
+    name: "explain_repository",
+    operationId: "explainRepository",
+    description: "Explain a public GitHub repository: read its metadata, README, top-level files " +
+      "and manifests through the GitHub API and return the facts (description, primary " +
+      "language, stars, topics, licence, default branch, files), a digest (stack, entry " +
+      "points, run commands) and a summary of what the project is and how to start with " +
+      "it. Takes the repository's URL, e.g. https://github.com/owner/repo.",
+  },
+  {
+    name: "digest_repository",
+    operationId: "getRepositoryDigest",
+    description: "Read a GitHub repository at a ref (branch, tag or commit; default branch by " +
+      "default) and return it as one text for a model: a header, the directory tree, then " +
+      "each text file, with token counts (o200k_base) per file and folder. Binaries, " +
+      "lockfiles, minified bundles and vendored folders are left out and listed in `omitted`; " +
+      "narrow it with `include`/`exclude` globs (lists) and cap it with `maxTokens`. Use it to " +
+      "read a project's code; use explain_repository for an overview.",
+  },
+];
 
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
@@ -220,6 +251,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     });
     return c.json(result, 200);
   });
+  addMcp(app, ROOT, MCP_TOOLS);
   return app;
 }
 

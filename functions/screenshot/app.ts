@@ -9,11 +9,13 @@ import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { isPublicHost } from "../../shared/net/address.ts";
 import type { BrowserBinding } from "../../shared/bindings/browser/mod.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
+import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { errorResponses } from "../../shared/contract/openapi.ts";
 import { type FetchPolicy, privateHostError } from "../../shared/net/safe_fetch.ts";
 import { DEFAULT_LIMITS, DEFAULT_QUALITY, type ScreenshotLimits } from "./limits.ts";
 import { PageSlots } from "./page_slots.ts";
 import { WarmPages } from "./warm_pages.ts";
+import type { CaptureDeps, Prepared } from "./capture.ts";
 import { FORMATS, PngSchema, ScreenshotQuery } from "./schema.ts";
 import { type CachedCapture, CaptureCache, etagOf, matchesIfNoneMatch } from "./capture_cache.ts";
 import { ROOT } from "./root.ts";
@@ -48,6 +50,7 @@ export const CACHE_HEADER = "X-Screenshot-Cache";
 
 const screenshotRoute = createRoute({
   method: "get",
+  operationId: "capturePage",
   path: "/screenshot",
   summary: "Screenshot a web page",
   description: "Loads the page in a fresh incognito browser context (default viewport " +
@@ -76,6 +79,22 @@ const screenshotRoute = createRoute({
   },
 });
 
+/** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
+export const MCP_TOOLS: McpTool[] = [
+  {
+    name: "screenshot_page",
+    operationId: "capturePage",
+    description:
+      "Load a public web page in a headless browser and return a screenshot as an image " +
+      "(PNG by default; JPEG or WebP with `format`). Options: viewport " +
+      "`width`/`height`, `fullPage`, `deviceScaleFactor`, `colorScheme`, " +
+      "`reducedMotion`, a CSS `selector` to capture one element, `waitFor` " +
+      "(milliseconds or a selector). Use it to see how a page looks. Takes an absolute " +
+      "http(s) URL; private and loopback addresses are refused, also for everything the " +
+      "page loads.",
+  },
+];
+
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const limits: ScreenshotLimits = { ...DEFAULT_LIMITS, ...bindings.limits };
@@ -86,13 +105,19 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   );
   const policy = bindings.fetchPolicy;
   const cache = new CaptureCache(limits.cacheBytes);
-  const warm = limits.warmPages > 0 ? new WarmPages(limits.warmPages) : undefined;
-  const deps = { browser: bindings.BROWSER, policy, limits, warm };
+  // Warm pages are made by the capture module, loaded on first use like the capture itself.
+  const warm = limits.warmPages > 0
+    ? new WarmPages<Prepared>(limits.warmPages, {
+      prepare: async (browser) => (await loadCapture()).prepare(browser, deps),
+      dispose: async (prepared) => (await loadCapture()).dispose(prepared),
+    })
+    : undefined;
+  const deps: CaptureDeps = { browser: bindings.BROWSER, policy, limits, warm };
   /** Prepares the next pages while the browser is up and pages are free. */
   const refill = () => {
     if (!warm) return;
     bindings.BROWSER.get().then(
-      (browser) => warm.fill(browser, deps, slots.max - slots.active),
+      (browser) => warm.fill(browser, slots.max - slots.active),
       () => {}, // no browser now: the next capture starts one
     );
   };
@@ -181,5 +206,6 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     cache.set(key, entry);
     return respond(entry, false);
   });
+  addMcp(app, ROOT, MCP_TOOLS);
   return app;
 }

@@ -18,6 +18,7 @@ import {
   type PolicyProxy,
 } from "../../shared/bindings/browser/mod.ts";
 import { normaliseHost } from "../../shared/net/address.ts";
+import { withDeadline } from "../../shared/bindings/deadline.ts";
 import { NetworkIdle } from "./network_idle.ts";
 import type { WarmPages } from "./warm_pages.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
@@ -61,7 +62,7 @@ export interface CaptureDeps {
   policy: FetchPolicy;
   limits: ScreenshotLimits;
   /** Pages prepared ahead of requests (taken when there is one for this browser). */
-  warm?: WarmPages;
+  warm?: WarmPages<Prepared>;
 }
 
 /** A guarded context with a blank page, ready to navigate (made per capture, or ahead). */
@@ -111,10 +112,11 @@ export async function capture(request: CaptureRequest, deps: CaptureDeps): Promi
   const work = run(request, browser, deps, state);
   try {
     const ms = limits.navigationTimeoutMs + limits.captureTimeoutMs + SETUP_ALLOWANCE_MS;
-    return await withDeadline(work, {
+    return await withDeadline(
+      work,
       ms,
-      message: `Screenshot timed out after ${ms} ms`,
-    });
+      () => screenshotError(`Screenshot timed out after ${ms} ms`),
+    );
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (!browser.connected) throw screenshotError("Browser disconnected during the capture");
@@ -229,7 +231,7 @@ async function run(
     if (refusal) throw screenshotError(refusal);
     const timedOut = `Navigation timed out after ${limits.navigationTimeoutMs} ms`;
     const left = () => Math.max(0, limits.navigationTimeoutMs - (performance.now() - started));
-    await withDeadline(network.idle(), { ms: left(), message: timedOut });
+    await withDeadline(network.idle(), left(), () => screenshotError(timedOut));
     if (request.waitFor !== undefined) await waitFor(page, request.waitFor, left());
   } finally {
     network.dispose();
@@ -237,10 +239,11 @@ async function run(
 
   // A page in the background never produces a frame, and the capture would hang.
   await page.bringToFront();
-  const png = await withDeadline(screenshot(page, viewport, request), {
-    ms: limits.captureTimeoutMs,
-    message: `Screenshot capture timed out after ${limits.captureTimeoutMs} ms`,
-  });
+  const png = await withDeadline(
+    screenshot(page, viewport, request),
+    limits.captureTimeoutMs,
+    () => screenshotError(`Screenshot capture timed out after ${limits.captureTimeoutMs} ms`),
+  );
   // A response from a private address (DNS rebinding past the in-band check): no image.
   if (guard.violation) throw screenshotError(guard.violation);
   return png;
@@ -347,16 +350,4 @@ function navigationFailure(
     return screenshotError(failure.message);
   }
   return screenshotError(netError ? `Page failed to load: ${netError}` : "Page failed to load");
-}
-
-/** Settles with `work`, or rejects with a 502 `message` once `ms` have passed. */
-function withDeadline<T>(
-  work: Promise<T>,
-  { ms, message }: { ms: number; message: string },
-): Promise<T> {
-  work.catch(() => {}); // a rejection after the deadline is expected and already handled
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(screenshotError(message)), ms);
-    work.then(resolve, reject).finally(() => clearTimeout(timer));
-  });
 }

@@ -8,7 +8,7 @@ import { notFound, onError } from "./errors.ts";
 import { jsonCharset, openCors, requestLog, type SharedVariables } from "./middleware.ts";
 import type { LogSink } from "./log.ts";
 import { validationHook } from "./validation.ts";
-import { ErrorBodySchema, jsonContent, openapiPaths } from "./openapi.ts";
+import { ErrorBodySchema, jsonContent, openapiPaths, publicByDefault } from "./openapi.ts";
 import { addDocs } from "./docs.ts";
 
 /** The root information document of the contract. */
@@ -38,6 +38,23 @@ export const APP_WIDE_ERRORS = "\n\nEvery error is JSON `{error, code}` (see Err
   "the errors each route lists, any request may fail with 500 `INTERNAL_ERROR` (an unexpected " +
   "failure; `error` carries its message), and an unknown path is 404 `NOT_FOUND`.";
 
+/** An app's OpenAPI document, as `GET /openapi.json` serves it. */
+// deno-lint-ignore no-explicit-any
+export type OpenApiDocument = Record<string, any>;
+
+/** The document of each app the shell built (see {@link openapiDocument}). */
+const documents = new WeakMap<object, () => OpenApiDocument>();
+
+/**
+ * The OpenAPI document `app` serves at `/openapi.json`, without a request: the MCP endpoint
+ * derives its tools from it (shared/contract/mcp.ts).
+ */
+export function openapiDocument(app: ExperimentApp): OpenApiDocument {
+  const build = documents.get(app);
+  if (!build) throw new Error("not an app of createExperimentApp");
+  return build();
+}
+
 /** Options of the app shell. */
 export interface ExperimentOptions {
   /** Where the log lines go (default stderr). */
@@ -65,27 +82,39 @@ export function createExperimentApp(
   app.openapi(
     createRoute({
       method: "get",
+      operationId: "getServiceInfo",
       path: "/",
       summary: "Root information document",
-      responses: { 200: jsonContent(RootInfoSchema, "What this experiment is and how to call it") },
+      responses: {
+        200: jsonContent(RootInfoSchema, "What this experiment is and how to call it", {
+          name: info.name,
+          description: info.description,
+          usage: info.usage,
+        }),
+      },
     }),
     (c) => c.json({ name: info.name, description: info.description, usage: info.usage }, 200),
   );
   app.openAPIRegistry.register("ErrorBody", ErrorBodySchema);
   const docConfig = {
     openapi: "3.1.0",
-    info: { title: info.name, version: "1.0.0", description: info.description + APP_WIDE_ERRORS },
+    info: {
+      title: info.name,
+      version: "1.0.0",
+      description: info.description + APP_WIDE_ERRORS,
+      license: { name: "GPL-3.0-or-later", identifier: "GPL-3.0-or-later" },
+    },
     // Relative: the server is wherever this document was fetched from (local, edge, behind a proxy).
     servers: [{ url: "/" }],
   };
   // Not `app.doc31`: its failures would be a bare 500 outside the error contract, and the
   // regex-constrained path parameters must be plain OpenAPI templates.
   // Built on the first request (every route is declared by then) and kept: it cannot change.
-  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
-  app.get("/openapi.json", (c) => {
-    document ??= openapiPaths(app.getOpenAPI31Document(docConfig));
-    return c.json(document);
-  });
+  let document: OpenApiDocument | undefined;
+  const build = () =>
+    document ??= publicByDefault(openapiPaths(app.getOpenAPI31Document(docConfig)));
+  documents.set(app, build);
+  app.get("/openapi.json", (c) => c.json(build()));
   addDocs(app, info.name);
   const { preRoute } = options;
   if (preRoute) {

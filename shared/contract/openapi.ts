@@ -10,9 +10,22 @@ export const ErrorBodySchema = z.object({
   }),
 }).openapi("ErrorBody");
 
-/** A JSON response declaration. */
-export function jsonContent<T extends z.ZodType>(schema: T, description: string) {
-  return { description, content: { "application/json": { schema } } };
+/**
+ * A JSON response declaration; `example` is the whole answer `/openapi.json` shows (tools check
+ * it against the schema).
+ */
+export function jsonContent<T extends z.ZodType>(
+  schema: T,
+  description: string,
+  example?: unknown,
+) {
+  const media = example === undefined ? { schema } : { schema, example };
+  return { description, content: { "application/json": media } };
+}
+
+/** A JSON request body declaration, with the example request `/openapi.json` shows. */
+export function jsonBody<T extends z.ZodType>(schema: T, example: unknown) {
+  return { required: true, content: { "application/json": { schema, example } } };
 }
 
 /** An error a route may answer with: a code, or `[status, code]` where HTTP demands another status. */
@@ -45,6 +58,28 @@ export function openapiPaths<T extends { paths?: Record<string, object> }>(doc: 
   for (const [path, item] of Object.entries(doc.paths)) {
     const plain = path.replace(CONSTRAINED_PARAM, "{$1}");
     paths[plain] = { ...paths[plain], ...item };
+  }
+  return { ...doc, paths };
+}
+
+const OPERATION_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * The document with `security: []` on every operation that declares no security: such a route
+ * is public, and saying so lets tools (Redocly's `security-defined`, generated clients, the
+ * try-it of `/docs`) tell it from one whose requirement was forgotten. A route that needs a
+ * token declares `security` in its `createRoute` and its scheme in the registry.
+ */
+export function publicByDefault<T extends { paths?: Record<string, object> }>(doc: T): T {
+  if (!doc.paths) return doc;
+  const paths: Record<string, object> = {};
+  for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, unknown>][]) {
+    const out: Record<string, unknown> = { ...item };
+    for (const method of OPERATION_METHODS) {
+      const op = item[method] as { security?: unknown } | undefined;
+      if (op && op.security === undefined) out[method] = { ...op, security: [] };
+    }
+    paths[path] = out;
   }
   return { ...doc, paths };
 }

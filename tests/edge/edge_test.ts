@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { SLUGS } from "../../scripts/experiments.ts";
-import { SCALAR_ASSET } from "../../shared/contract/docs.ts";
+import { DOCS_ASSETS } from "../../shared/contract/docs.ts";
 import { startFixtureServer } from "../support/fixture_server.ts";
 import { FAKE_MODEL, startOpenAiFake } from "../support/openai_fake.ts";
 import { startGithubFake } from "../support/github_fake.ts";
@@ -125,6 +125,23 @@ const CASES: EdgeCase[] = [
             x.src?.replace("{origin}", s.fixtures.origin) ?? null
           ),
         );
+        // The MCP endpoint loads its SDK from the bundle's chunks, under the edge permissions.
+        const call = await fetch(`${p.origin}/mcp`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/call",
+            params: { name: "analyze_page", arguments: { url: page } },
+          }),
+        });
+        const answer = await call.json();
+        assert.equal(call.status, 200, JSON.stringify(answer));
+        assert.equal(answer.result.structuredContent.finalUrl, page);
         // The guard holds in the bundle too: a loopback URL is refused without the override.
       });
       await withBundle(s, this.slug, {}, async (p) => {
@@ -152,10 +169,12 @@ const CASES: EdgeCase[] = [
         const doc = await fetch(`${p.origin}/openapi.json`);
         assert.equal(doc.status, 200);
         assert.ok((await doc.json()).paths["/metadata"]);
-        const script = await fetch(`${p.origin}/docs/scalar.js`);
-        assert.equal(script.status, 200);
-        const bytes = new Uint8Array(await script.arrayBuffer());
-        assert.deepEqual(bytes, await Deno.readFile(`${s.dir}/${SCALAR_ASSET}`));
+        for (const name of DOCS_ASSETS) {
+          const file = await fetch(`${p.origin}/docs/${name}`);
+          assert.equal(file.status, 200, name);
+          const bytes = new Uint8Array(await file.arrayBuffer());
+          assert.deepEqual(bytes, await Deno.readFile(`${s.dir}/${name}`), name);
+        }
       });
     },
   },
@@ -509,7 +528,7 @@ Deno.test({
         const names = [...Deno.readDirSync(s.dir)].map((e) => e.name).sort();
         assert.deepEqual(
           names,
-          [...SLUGS.flatMap((slug) => [slug, `${slug}.js`]), SCALAR_ASSET].sort(),
+          [...SLUGS.flatMap((slug) => [slug, `${slug}.js`]), ...DOCS_ASSETS].sort(),
         );
       });
       const only = Deno.env.get("EDGE_ONLY");

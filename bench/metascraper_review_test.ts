@@ -1,10 +1,11 @@
 /**
  * Where /metadata and metascraper disagree on real pages and metascraper is the one that is
  * wrong (the METASCRAPER_WRONG rules of bench/metadata.ts): each kind shown on a small page,
- * both tools run on the same HTML. metascraper is a benchmark and test dependency only.
+ * both tools run on the same HTML. metascraper is a benchmark dependency only (bench/deno.json), so this runs with
+ * `deno task test:bench` (and in CI), not with `deno task test`.
  */
 import assert from "node:assert/strict";
-import { extractMetadata } from "../../functions/metadata-extractor/extract.ts";
+import { extractMetadata } from "../functions/metadata-extractor/extract.ts";
 
 // As in bench/metadata.ts: skip the native re2 attempt (must be set before helpers load).
 Deno.env.set("METASCRAPER_RE2", "false");

@@ -1,0 +1,138 @@
+/**
+ * The example answer `/openapi.json` shows for `GET /metadata` of a blog post: the app's own output on a test
+ * fixture (arrays cut to two entries, long texts shortened), checked against the response schema
+ * by Redocly's lint in tests/openapi_test.ts.
+ */
+
+/** Example of the success answer. */
+export const METADATA_EXAMPLE = {
+  "url": "https://example.com/pages/blog.html",
+  "finalUrl": "https://example.com/pages/blog.html",
+  "status": 200,
+  "contentType": "text/html",
+  "fetchedAt": "2026-11-26T05:41:29.210Z",
+  "title": "Rebuilding the Edge Cache in a Weekend",
+  "description": "Two bugs, one weekend, zero downtime — the story of our cache rewrite.",
+  "canonical": "https://lighthouse.example/posts/edge-cache-rebuild/",
+  "lang": "en-GB",
+  "siteName": "Lighthouse Log",
+  "type": "article",
+  "author": "Ada Quinn",
+  "publishedTime": "2024-03-02T09:30:00.000Z",
+  "modifiedTime": "2024-03-05T17:45:12.000Z",
+  "date": "2024-03-05T17:45:12.000Z",
+  "rawDates": { "published": "2024-03-02T09:30:00+00:00", "modified": "2024-03-05T17:45:12+00:00" },
+  "keywords": ["edge computing", "caching"],
+  "themeColor": "#0b7285",
+  "image": {
+    "url": "https://lighthouse.example/images/edge-cache-cover.jpg",
+    "width": 1200,
+    "height": 630,
+    "alt": "A lighthouse beam sweeping over a server rack",
+  },
+  "logo": "https://example.com/images/logo-512.png",
+  "icons": [{
+    "url": "https://example.com/favicon.ico",
+    "rel": "icon",
+    "sizes": "any",
+    "type": null,
+  }, {
+    "url": "https://example.com/icons/icon.svg",
+    "rel": "icon",
+    "sizes": null,
+    "type": "image/svg+xml",
+  }],
+  "favicon": "https://example.com/icons/favicon-32.png",
+  "openGraph": {
+    "og:site_name": "Lighthouse Log",
+    "og:type": "article",
+    "og:title": "Rebuilding the Edge Cache in a Weekend",
+    "og:description": "Two bugs, one weekend, zero downtime — the story of our cache rewrite.",
+    "og:url": "https://lighthouse.example/posts/edge-cache-rebuild/",
+    "og:locale": "en_GB",
+    "og:locale:alternate": "de_DE",
+    "og:image": [
+      "https://lighthouse.example/images/edge-cache-cover.jpg",
+      "http://cdn.lighthouse.example/img/edge-cache-square.png",
+    ],
+    "og:image:secure_url": "https://lighthouse.example/images/edge-cache-cover.jpg",
+    "og:image:type": "image/jpeg",
+    "og:image:width": ["1200", "600"],
+    "og:image:height": ["630", "600"],
+    "og:image:alt": "A lighthouse beam sweeping over a server rack",
+    "article:published_time": "2024-03-02T09:30:00+00:00",
+    "article:modified_time": "2024-03-05T17:45:12+00:00",
+    "article:author": "https://lighthouse.example/authors/ada-quinn/",
+    "article:section": "Engineering",
+    "article:tag": ["caching", "deno"],
+  },
+  "twitter": {
+    "twitter:card": "summary_large_image",
+    "twitter:site": "@lighthouselog",
+    "twitter:creator": "@adaquinn",
+    "twitter:title": "Edge cache rewrite: a weekend story",
+    "twitter:description": "Two bugs, one weekend, zero downtime.",
+    "twitter:image": "https://example.com/images/edge-cache-twitter.jpg",
+    "twitter:image:alt": "Lighthouse over servers",
+    "twitter:label1": "Reading time",
+    "twitter:data1": "7 minutes",
+  },
+  "jsonLd": [{
+    "@context": "https://schema.org",
+    "@type": "BlogPosting",
+    "headline": "Rebuilding the Edge Cache",
+    "description": "How a three-person team rebuilt a CDN edge cache in a weekend.",
+    "image": ["https://lighthouse.example/images/edge-cache-cover.jpg"],
+    "datePublished": "2024-03-02T09:30:00Z",
+    "dateModified": "2024-03-05T17:45:12Z",
+    "inLanguage": "en-GB",
+    "keywords": ["edge", "cache"],
+    "mainEntityOfPage": "https://lighthouse.example/posts/edge-cache-rebuild/",
+    "author": [{
+      "@type": "Person",
+      "name": "Ada Quinn",
+      "url": "https://example.com/authors/ada-quinn/",
+    }],
+    "publisher": {
+      "@type": "Organization",
+      "name": "Lighthouse Log",
+      "logo": {
+        "@type": "ImageObject",
+        "url": "https://example.com/images/logo-512.png",
+        "width": 512,
+        "height": 512,
+      },
+    },
+  }, {
+    "@context": "https://schema.org",
+    "@type": "BreadcrumbList",
+    "itemListElement": [{
+      "@type": "ListItem",
+      "position": 1,
+      "name": "Posts",
+      "item": "https://lighthouse.example/posts/",
+    }, { "@type": "ListItem", "position": 2, "name": "Rebuilding the Edge Cache" }],
+  }],
+  "feeds": [{
+    "url": "https://example.com/feed.xml",
+    "format": "rss",
+    "type": "application/rss+xml",
+    "title": "Lighthouse Log » Feed",
+  }, {
+    "url": "https://example.com/atom.xml",
+    "format": "atom",
+    "type": "application/atom+xml",
+    "title": "Lighthouse Log (Atom)",
+  }],
+  "oembed": {
+    "url":
+      "https://example.com/oembed?url=https%3A%2F%2Flighthouse.example%2Fposts%2Fedge-cache-rebuild%2F&format=json",
+    "format": "json",
+    "title": "Rebuilding the Edge Cache in a Weekend",
+  },
+  "alternates": [{
+    "hreflang": "en-GB",
+    "url": "https://lighthouse.example/posts/edge-cache-rebuild/",
+  }, { "hreflang": "de", "url": "https://example.com/de/posts/edge-cache-neubau/" }],
+  "warnings": [],
+};
