@@ -21,4 +21,3 @@ Deno.test("the generated types are openapi-typescript's output for the current d
   if (Deno.env.get("UPDATE_OPENAPI_TYPES") === "1") await Deno.writeTextFile(TYPES, generated);
   assert.equal(await Deno.readTextFile(TYPES), generated, "regenerate the types (see above)");
 });
-
