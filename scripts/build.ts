@@ -3,8 +3,8 @@
  * (esbuild inside Deno; works offline once its esbuild package is cached): the entry
  * `dist/<slug>.js`, and `dist/<slug>/`, the chunks of the code it imports with `import()` (route
  * code, loaded on first use: split out, and imported with computed specifiers, it costs no
- * start-up; see deferDynamicImports). Plus `dist/scalar.js`, the Scalar
- * script that `GET /docs` serves (shared/contract/docs.ts reads it there without node_modules).
+ * start-up; see deferDynamicImports). Plus the Swagger UI files that `GET /docs` serves
+ * (`DOCS_ASSETS`: shared/contract/docs.ts reads them in dist/ when there is no node_modules).
  *
  * Each entry starts with DEPLOYMENT_PRELUDE (shared/contract/config.ts): a bundle is what is
  * deployed, and a deployment never keeps links or objects on the instance's temporary disk by
@@ -18,7 +18,7 @@
  * node_modules beside it.
  */
 import { SLUGS } from "./experiments.ts";
-import { SCALAR_ASSET } from "../shared/contract/docs.ts";
+import { DOCS_ASSETS } from "../shared/contract/docs.ts";
 import { DEPLOYMENT_PRELUDE } from "../shared/contract/config.ts";
 
 /**
@@ -173,9 +173,9 @@ export async function npmSpecifiers(): Promise<Record<string, string>> {
   return { ...specifiers, ...(config.imports ?? {}) };
 }
 
-/** Where the Scalar standalone script is in node_modules. */
-function scalarSource(): URL {
-  return new URL("./browser/standalone.js", import.meta.resolve("@scalar/api-reference"));
+/** Where a file of `swagger-ui-dist` (one of `DOCS_ASSETS`) is in node_modules. */
+function docsAssetSource(name: string): URL {
+  return new URL(`./${name}`, import.meta.resolve("swagger-ui-dist"));
 }
 
 /** Runs `deno bundle` for one experiment into `outdir`; throws with its output on failure. */
@@ -198,7 +198,7 @@ const PARALLEL = Math.max(1, Math.min(4, navigator.hardwareConcurrency));
 
 /**
  * Builds the bundles of `slugs` (all by default) into `dist` (`<slug>.js` and `<slug>/`; the
- * project's dist/ by default, a folder URL ending in `/`) and copies the Scalar script beside
+ * project's dist/ by default, a folder URL ending in `/`) and copies the `/docs` files beside
  * them. Returns the entry paths written.
  */
 export async function build(
@@ -237,7 +237,7 @@ export async function build(
         }
       }
     }
-    await Deno.copyFile(scalarSource(), new URL(SCALAR_ASSET, dist));
+    for (const name of DOCS_ASSETS) await Deno.copyFile(docsAssetSource(name), new URL(name, dist));
     return slugs.map((slug) => bundlePath(slug, dist));
   } finally {
     await Deno.remove(temp, { recursive: true });

@@ -1,6 +1,6 @@
 /**
  * `deno task deploy <slug> [options]`: builds one experiment's bundle, stages it alone in
- * `dist/deploy/<slug>/` (`<slug>.js`, its chunk folder, `scalar.js`, a deno.json naming the app
+ * `dist/deploy/<slug>/` (`<slug>.js`, its chunk folder, the `/docs` files, a deno.json naming the app
  * and a .gitignore that keeps all of it: nothing else is uploaded), and runs the Deno Deploy CLI
  * (`deno deploy`, not the deprecated deployctl) on that folder. DEPLOY.md walks through the
  * accounts, services and variables.
@@ -36,7 +36,7 @@
 import { parseArgs, parseEnv } from "node:util";
 import { build, bundlePath, chunkDir, DIST_DIR } from "./build.ts";
 import { SLUGS } from "./experiments.ts";
-import { SCALAR_ASSET } from "../shared/contract/docs.ts";
+import { DOCS_ASSETS } from "../shared/contract/docs.ts";
 
 /** What to deploy, and how. */
 export interface DeployOptions {
@@ -215,7 +215,7 @@ export function parseDeployArgs(
 }
 
 /**
- * Builds `slug` and copies its bundle, chunks and the Scalar script into `stageDir(slug)`, with
+ * Builds `slug` and copies its bundle, chunks and the `/docs` files into `stageDir(slug)`, with
  * a deno.json of its own that names the app: the CLI then finds no other configuration (the
  * project's import map and tasks are not the deployment's) and later runs know the app.
  */
@@ -228,7 +228,7 @@ export async function stage(slug: string, org: string, app: string): Promise<str
   for await (const e of Deno.readDir(chunkDir(slug))) {
     await Deno.copyFile(`${chunkDir(slug)}${e.name}`, `${dir}${slug}/${e.name}`);
   }
-  await Deno.copyFile(new URL(SCALAR_ASSET, DIST_DIR), `${dir}${SCALAR_ASSET}`);
+  for (const name of DOCS_ASSETS) await Deno.copyFile(new URL(name, DIST_DIR), `${dir}${name}`);
   await Deno.writeTextFile(`${dir}deno.json`, JSON.stringify({ deploy: { org, app } }, null, 2));
   await Deno.writeTextFile(`${dir}.gitignore`, STAGED_GITIGNORE);
   return dir;

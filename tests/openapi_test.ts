@@ -17,6 +17,7 @@ import { createApp as objectStorage } from "../functions/object-storage/app.ts";
 import { extractiveAi } from "../shared/bindings/ai/mod.ts";
 import { APP_WIDE_ERRORS, type ExperimentApp } from "../shared/contract/app.ts";
 import type { BrowserBinding } from "../shared/bindings/browser/mod.ts";
+import { DOCS_ASSETS } from "../shared/contract/docs.ts";
 import { ERROR_STATUS } from "../shared/contract/errors.ts";
 import { linkApp } from "./link-shortener/app_fixture.ts";
 import { filesystemBackend } from "./object-storage/backends.ts";
@@ -131,7 +132,7 @@ function operations(doc: Json): Operation[] {
 const DOC_ENDPOINTS = [
   "GET /openapi.json",
   "GET /docs",
-  "GET /docs/scalar.js",
+  ...DOCS_ASSETS.map((name) => `GET /docs/${name}`),
   "GET /docs/favicon.svg",
   // The MCP endpoint speaks JSON-RPC, not REST: its tools are the documented routes.
   "POST /mcp",

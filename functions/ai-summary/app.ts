@@ -15,6 +15,7 @@ import {
   type ExperimentOptions,
 } from "../../shared/contract/app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
+import { Admission, admitted } from "../../shared/contract/admission.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
@@ -24,6 +25,7 @@ import { UrlQuery } from "../../shared/contract/validation.ts";
 import { summaryMessages } from "./prompt.ts";
 import { READ_EXAMPLE, SUMMARY_EXAMPLE } from "./openapi_example.ts";
 import { ROOT } from "./root.ts";
+import { SUMMARY_ADMISSION } from "./config.ts";
 
 /**
  * The page reader (HTML parser, readable pass), loaded by the first `/summary` rather than
@@ -40,6 +42,8 @@ export { ROOT };
 export interface Bindings {
   /** Where outbound fetches may go, and their limits. */
   fetchPolicy: FetchPolicy;
+  /** Page requests at once and waiting (default: SUMMARY_ADMISSION). */
+  admission?: Admission;
   /** The text-generation model. */
   AI: AI;
 }
@@ -144,17 +148,21 @@ export const MCP_TOOLS: McpTool[] = [
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const app = createExperimentApp(ROOT, options);
+  const pages = bindings.admission ?? new Admission(SUMMARY_ADMISSION);
   app.openapi(summaryRoute, async (c) => {
     const { url } = c.req.valid("query");
-    const page = await safeFetch(url, bindings.fetchPolicy, { errorCode: "FETCH_OR_AI_ERROR" });
-    if (page.status >= 400) {
-      throw new ApiError(
-        "FETCH_OR_AI_ERROR",
-        `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
-      );
-    }
-    const { pageText } = await loadReader();
-    const { title, text } = await pageText(page);
+    // The page and its tree are what take memory; the model call after them runs unqueued.
+    const { title, text } = await admitted(c, pages, "FETCH_OR_AI_ERROR", async () => {
+      const page = await safeFetch(url, bindings.fetchPolicy, { errorCode: "FETCH_OR_AI_ERROR" });
+      if (page.status >= 400) {
+        throw new ApiError(
+          "FETCH_OR_AI_ERROR",
+          `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
+        );
+      }
+      const { pageText } = await loadReader();
+      return await pageText(page);
+    });
     const body = truncateText(text.trim());
     if (body === "") return c.json({ title, summary: NO_CONTENT_SUMMARY }, 200);
     const { summary, model } = await generateSummary(bindings.AI, summaryMessages(title, body));

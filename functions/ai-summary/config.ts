@@ -1,5 +1,11 @@
 /** ai-summary's bindings from the environment (what main.ts serves). */
 import { aiFromEnv } from "../../shared/bindings/ai/mod.ts";
+import {
+  Admission,
+  admissionFromEnv,
+  type AdmissionLimits,
+  DEFAULT_PAGE_ADMISSION,
+} from "../../shared/contract/admission.ts";
 import type { Env } from "../../shared/contract/config.ts";
 import { fetchPolicyFromEnv } from "../../shared/net/fetch_policy.ts";
 import type { Bindings } from "./app.ts";
@@ -7,7 +13,18 @@ import type { Bindings } from "./app.ts";
 /** The local port of this experiment (scripts/experiments.ts); `PORT` overrides it. */
 export const DEFAULT_PORT = 8004;
 
-/** The fetch policy and the `AI` binding. */
+/**
+ * Pages read at once: two, not the page routes' four, since the reader's browser-grade tree
+ * (parse5) takes more memory than the other routes' streaming parse (8 in flight on a 279 KiB
+ * news page peaked at 272 MiB with four).
+ */
+export const SUMMARY_ADMISSION: AdmissionLimits = { ...DEFAULT_PAGE_ADMISSION, concurrency: 2 };
+
+/** The fetch policy, page admission (`PAGE_*`) and the `AI` binding. */
 export function bindingsFromEnv(env: Env): Bindings {
-  return { fetchPolicy: fetchPolicyFromEnv(env), AI: aiFromEnv(env) };
+  return {
+    fetchPolicy: fetchPolicyFromEnv(env),
+    admission: new Admission(admissionFromEnv(env, SUMMARY_ADMISSION)),
+    AI: aiFromEnv(env),
+  };
 }

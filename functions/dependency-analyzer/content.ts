@@ -2,6 +2,7 @@
  * What a fetched body is, for the analyzer: an HTML page, a JSON manifest, or something it
  * cannot analyze (binary, CSS, JavaScript, JSON of another shape), which is a PARSE_ERROR.
  */
+import { stripComments } from "jsonc-parser";
 import { ApiError } from "../../shared/contract/errors.ts";
 import type { FetchResult } from "../../shared/net/safe_fetch.ts";
 import { sniffKind } from "../../shared/net/sniff.ts";
@@ -50,7 +51,8 @@ export function classifyBody(res: FetchResult): BodyKind {
   if (maybeJson) {
     let json: unknown;
     try {
-      json = JSON.parse(stripJsonComments(res.text.replace(/^\uFEFF/, "")));
+      // deno.jsonc and friends: comments go (jsonc-parser, as repo-explainer reads them).
+      json = JSON.parse(stripComments(res.text.replace(/^\uFEFF/, "")));
     } catch (err) {
       if (declaredJson || /\.jsonc?$/.test(path)) {
         const reason = err instanceof Error ? err.message : String(err);
@@ -76,31 +78,4 @@ export function classifyBody(res: FetchResult): BodyKind {
     };
   }
   throw new ApiError("PARSE_ERROR", `Response is ${type}: not an HTML page or a manifest`);
-}
-
-/**
- * Removes `//` and `/* *\/` comments outside strings (deno.jsonc and friends), keeping the
- * text otherwise byte for byte so JSON error positions stay meaningful.
- */
-export function stripJsonComments(text: string): string {
-  let out = "";
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (c === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-    } else if (c === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      i = end === -1 ? text.length : end + 2;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return out;
 }

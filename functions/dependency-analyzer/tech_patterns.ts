@@ -9,7 +9,7 @@
  * here only real quantifiers are bounded. Its version resolution removes only the first
  * unmatched back reference; here all are.
  *
- * Patterns that could backtrack for long (scripts/tech_rules_redos.ts decides at build time)
+ * Patterns that could backtrack for long (bench/tech_rules/redos.ts decides at build time)
  * run on re2js, a linear-time engine in plain JavaScript: a few times slower per character
  * than V8's, but never worse than linear in the text.
  */

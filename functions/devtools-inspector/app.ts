@@ -6,6 +6,7 @@ import {
   type ExperimentOptions,
 } from "../../shared/contract/app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
+import { Admission, admitted } from "../../shared/contract/admission.ts";
 import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
@@ -24,6 +25,8 @@ export { ROOT };
 export interface Bindings {
   /** Where outbound fetches may go, and their limits. */
   fetchPolicy: FetchPolicy;
+  /** Page requests at once and waiting (default: DEFAULT_PAGE_ADMISSION). */
+  admission?: Admission;
   /** The clock a certificate's days left are counted from (ms); tests inject one. */
   now?: () => number;
 }
@@ -69,10 +72,13 @@ export const MCP_TOOLS: McpTool[] = [
 /** Creates the app over its bindings (pure: tests call `app.request()`, and may mute the log). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const app = createExperimentApp(ROOT, options);
+  const pages = bindings.admission ?? new Admission();
   app.openapi(inspectRoute, async (c) => {
     const { url } = c.req.valid("query");
-    const { inspectUrl } = await loadInspector();
-    return c.json(await inspectUrl(url, bindings.fetchPolicy, bindings.now), 200);
+    return await admitted(c, pages, "FETCH_ERROR", async () => {
+      const { inspectUrl } = await loadInspector();
+      return c.json(await inspectUrl(url, bindings.fetchPolicy, bindings.now), 200);
+    });
   });
   addMcp(app, ROOT, MCP_TOOLS);
   return app;

@@ -1,4 +1,5 @@
 /** devtools-inspector's bindings from the environment (what main.ts serves). */
+import { Admission, admissionFromEnv } from "../../shared/contract/admission.ts";
 import type { Env } from "../../shared/contract/config.ts";
 import { fetchPolicyFromEnv } from "../../shared/net/fetch_policy.ts";
 import type { Bindings } from "./app.ts";
@@ -6,7 +7,10 @@ import type { Bindings } from "./app.ts";
 /** The local port of this experiment (scripts/experiments.ts); `PORT` overrides it. */
 export const DEFAULT_PORT = 8003;
 
-/** The fetch policy (`ALLOW_PRIVATE_NETWORKS`, `FETCH_TIMEOUT_MS`, `FETCH_MAX_BYTES`). */
+/** The fetch policy (`ALLOW_PRIVATE_NETWORKS`, `FETCH_TIMEOUT_MS`, `FETCH_MAX_BYTES`) and page admission (`PAGE_*`). */
 export function bindingsFromEnv(env: Env): Bindings {
-  return { fetchPolicy: fetchPolicyFromEnv(env) };
+  return {
+    fetchPolicy: fetchPolicyFromEnv(env),
+    admission: new Admission(admissionFromEnv(env)),
+  };
 }

@@ -6,6 +6,7 @@ import {
   type ExperimentOptions,
 } from "../../shared/contract/app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
+import { Admission, admitted } from "../../shared/contract/admission.ts";
 import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { type FetchPolicy, safeFetch } from "../../shared/net/safe_fetch.ts";
@@ -27,6 +28,8 @@ export { ROOT };
 export interface Bindings {
   /** Where outbound fetches may go, and their limits. */
   fetchPolicy: FetchPolicy;
+  /** Page requests at once and waiting (default: DEFAULT_PAGE_ADMISSION). */
+  admission?: Admission;
 }
 
 const metadataRoute = createRoute({
@@ -63,20 +66,23 @@ export const MCP_TOOLS: McpTool[] = [
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const app = createExperimentApp(ROOT, options);
+  const pages = bindings.admission ?? new Admission();
   app.openapi(metadataRoute, async (c) => {
     const { url } = c.req.valid("query");
-    const page = await safeFetch(url, bindings.fetchPolicy);
-    const fetchedAt = new Date().toISOString();
-    const { describeResponse } = await loadExtractor();
-    const result: MetadataResult = {
-      url: page.url,
-      finalUrl: page.finalUrl,
-      status: page.status,
-      contentType: page.contentType,
-      fetchedAt,
-      ...await describeResponse(page),
-    };
-    return c.json(result, 200);
+    return await admitted(c, pages, "FETCH_ERROR", async () => {
+      const page = await safeFetch(url, bindings.fetchPolicy);
+      const fetchedAt = new Date().toISOString();
+      const { describeResponse } = await loadExtractor();
+      const result: MetadataResult = {
+        url: page.url,
+        finalUrl: page.finalUrl,
+        status: page.status,
+        contentType: page.contentType,
+        fetchedAt,
+        ...await describeResponse(page),
+      };
+      return c.json(result, 200);
+    });
   });
   addMcp(app, ROOT, MCP_TOOLS);
   return app;

@@ -30,8 +30,44 @@ export function cleanAuthor(value: string): string | null {
   if (at === 0) return null;
   if (at !== null) v = v.slice(0, at);
   v = v.replace(/[\s,;|·•–—-]+$/, "").replace(TRAILING_LABEL, "").trim();
-  if (v === "" || v.length > MAX_AUTHOR_LENGTH) return null;
+  if (v === "" || v.length > MAX_AUTHOR_LENGTH || isSentence(v)) return null;
   return v;
+}
+
+/** Words a list of names may hold in lower case ("Ann and Bob", "Jean de la Fontaine"). */
+const NAME_PARTICLES = new Set([
+  "and",
+  "und",
+  "et",
+  "y",
+  "e",
+  "with",
+  "de",
+  "la",
+  "le",
+  "van",
+  "von",
+  "der",
+  "den",
+  "da",
+  "di",
+  "del",
+  "du",
+  "bin",
+  "al",
+]);
+
+/**
+ * Whether a byline's text is a sentence rather than names: four or more words in lower case
+ * that are not name particles ("The writer has posted comments on this article").
+ */
+function isSentence(v: string): boolean {
+  let lower = 0;
+  for (const word of v.split(" ")) {
+    const c = word.charCodeAt(0);
+    if (c >= 0x61 && c <= 0x7a && !NAME_PARTICLES.has(word) && ++lower >= 4) return true;
+  }
+  return false;
 }
 
 /** A name from a profile URL's last path segment ("/author/jane-doe/" → "Jane Doe"); else null. */

@@ -14,6 +14,12 @@ const UTC = { timezone: 0 };
 const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 const MONTH =
   /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}/i;
+/**
+ * What any text MONTH matches in contains (MONTH without its word boundaries): a line without it
+ * holds no date chrono's answer would be kept for, so chrono, the costly step (most of a fresh
+ * instance's metadata time on a news page full of "date"/"time" classed elements), is skipped.
+ */
+const MAYBE_MONTH = /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d[/.-]\d{1,2}[/.-]\d/i;
 /** Longest text searched for a date. */
 const MAX_TEXT = 300;
 /** Years accepted: the web's. */
@@ -34,6 +40,7 @@ export function toIsoDate(raw: string | number | null | undefined): string | nul
   // chrono is the costly step: a date stamp has a digit and is short (a container's whole text is not).
   if (!/\d/.test(value) || value.length > MAX_TEXT) return null;
   for (const line of value.split("\n")) {
+    if (!MAYBE_MONTH.test(line)) continue;
     const found = chrono.parse(line, { instant: new Date(), ...UTC });
     for (const r of found) {
       // A date without a year ("July 17") is not made this year's, as chrono would.
@@ -58,7 +65,7 @@ function checked(d: Date): string | null {
 
 /** Where the first whole date in `text` starts (a byline's "Jane Doe, July 18, 2013"); null if none. */
 export function dateStart(text: string): number | null {
-  if (!/\d/.test(text) || text.length > MAX_TEXT) return null;
+  if (!/\d/.test(text) || text.length > MAX_TEXT || !MAYBE_MONTH.test(text)) return null;
   for (const r of chrono.parse(text, { instant: new Date(), ...UTC })) {
     if (
       ["day", "month", "year"].every((c) => r.start.isCertain(c as "day")) && MONTH.test(r.text)

@@ -14,6 +14,7 @@ import {
   parsePage,
   resolveUrl,
 } from "../../shared/net/html.ts";
+import { cleanPublisher } from "./publisher.ts";
 import {
   IMAGE_SOURCES,
   type ImageCandidate,
@@ -136,7 +137,7 @@ export async function extractMetadata(
     description: await pick(TEXT_FIELDS.description, cleanDescription),
     canonical: await url(URL_FIELDS.canonical),
     lang: await pick(LANG_SOURCES, cleanLang),
-    siteName: await text(TEXT_FIELDS.siteName),
+    siteName: await pick(TEXT_FIELDS.siteName, cleanPublisher),
     type: await text(TEXT_FIELDS.type),
     author: await pick(TEXT_FIELDS.author, cleanAuthor),
     publishedTime: published?.iso ?? null,

@@ -80,10 +80,19 @@ function body(from: string, rules: BodyRule[], valid?: (v: string) => boolean): 
   return { from, read: (p) => fromRules(p.doc, rules, valid) };
 }
 
-/** The site's name as the title's last part ("Story - Site", "Story | Site"), as metascraper reads it. */
+/**
+ * The site's name as the title's last part ("Story - Site", "Story | Site", "Story- Site"), as
+ * metascraper reads it: after the last separator that a space follows (so "Spider-Man" is one
+ * word). One scan from the end; no regular expression on the page's text.
+ */
 export function titleSuffix(title: string | null): string | null {
-  const parts = title?.split(/\s+[-|–—]\s+/) ?? [];
-  return parts.length > 1 ? parts[parts.length - 1].trim() || null : null;
+  if (!title) return null;
+  for (let i = title.length - 2; i > 0; i--) {
+    if ("-|–—".includes(title[i]) && /\s/.test(title[i + 1])) {
+      return title.slice(i + 1).trim() || null;
+    }
+  }
+  return null;
 }
 
 const isDate = (v: string) => toIsoDate(v) !== null;
@@ -106,8 +115,10 @@ export const TEXT_FIELDS = {
     { from: "the first real paragraph", read: (p) => firstParagraph(p.doc) },
   ],
   siteName: [
-    meta("og:site_name"),
+    // The publisher's declared name first: og:site_name is often the host ("NPR.org") or a
+    // section's brand ("BBC News") where JSON-LD names the organisation ("NPR", "BBC").
     { from: "JSON-LD publisher.name", read: (p) => ldText(p.ld, ldValue(p.ld, "publisher")) },
+    meta("og:site_name"),
     {
       from: "JSON-LD WebSite name",
       read: (p) => ldText(p.ld, ldValue(p.ld, "name", nodesOfType(p.ld, ["WebSite"]))),
@@ -121,7 +132,10 @@ export const TEXT_FIELDS = {
     { from: "the title's site suffix", read: (p) => titleSuffix(p.s.title) },
   ],
   author: [
-    { from: "JSON-LD author (names joined)", read: (p) => ldNames(p.ld, ldValue(p.ld, "author")) },
+    {
+      from: 'JSON-LD author (names joined: "A, B and C")',
+      read: (p) => ldNames(p.ld, ldValue(p.ld, "author")),
+    },
     meta("author"),
     {
       from: "article:author (a name, not a profile URL)",
@@ -254,7 +268,9 @@ export const IMAGE_SOURCES: Source<ImageCandidate>[] = [
       const image = p.og.find((i) => i.url ?? i.secureUrl);
       if (!image) return null;
       return {
-        url: (image.url ?? image.secureUrl)!,
+        // The HTTPS address the page gives for the same image is the one to show.
+        url:
+          (image.secureUrl?.startsWith("https:") ? image.secureUrl : image.url ?? image.secureUrl)!,
         width: image.width,
         height: image.height,
         alt: image.alt,

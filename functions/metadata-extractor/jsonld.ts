@@ -208,7 +208,7 @@ export function ldText(ld: JsonLd, value: unknown): string | null {
 export function ldNames(ld: JsonLd, value: unknown): string | null {
   const list = Array.isArray(value) ? value : [value];
   const names = list.map((v) => ldText(ld, v)?.trim()).filter((n): n is string => !!n);
-  return names.length > 0 ? [...new Set(names)].join(", ") : null;
+  return names.length > 0 ? joinNames([...new Set(names)]) : null;
 }
 
 /** A URL value: a string, or an object's `url` / `contentUrl`; the first of an array. */
@@ -224,6 +224,12 @@ export function ldUrl(ld: JsonLd, value: unknown): string | null {
   }
   if (isNode(value)) return ldUrl(ld, value.url ?? value.contentUrl);
   return null;
+}
+
+/** Names as an English list: "Ann", "Ann and Bob", "Ann, Bob and Cy" (as a byline writes them). */
+export function joinNames(names: string[]): string {
+  if (names.length < 2) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
 /** An image value: a URL string, or an ImageObject with width, height and caption. */

@@ -15,6 +15,7 @@ import { type FetchPolicy, privateHostError } from "../../shared/net/safe_fetch.
 import { DEFAULT_LIMITS, DEFAULT_QUALITY, type ScreenshotLimits } from "./limits.ts";
 import { PageSlots } from "./page_slots.ts";
 import { WarmPages } from "./warm_pages.ts";
+import type { CaptureDeps, Prepared } from "./capture.ts";
 import { FORMATS, PngSchema, ScreenshotQuery } from "./schema.ts";
 import { type CachedCapture, CaptureCache, etagOf, matchesIfNoneMatch } from "./capture_cache.ts";
 import { ROOT } from "./root.ts";
@@ -105,13 +106,19 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   );
   const policy = bindings.fetchPolicy;
   const cache = new CaptureCache(limits.cacheBytes);
-  const warm = limits.warmPages > 0 ? new WarmPages(limits.warmPages) : undefined;
-  const deps = { browser: bindings.BROWSER, policy, limits, warm };
+  // Warm pages are made by the capture module, loaded on first use like the capture itself.
+  const warm = limits.warmPages > 0
+    ? new WarmPages<Prepared>(limits.warmPages, {
+      prepare: async (browser) => (await loadCapture()).prepare(browser, deps),
+      dispose: async (prepared) => (await loadCapture()).dispose(prepared),
+    })
+    : undefined;
+  const deps: CaptureDeps = { browser: bindings.BROWSER, policy, limits, warm };
   /** Prepares the next pages while the browser is up and pages are free. */
   const refill = () => {
     if (!warm) return;
     bindings.BROWSER.get().then(
-      (browser) => warm.fill(browser, deps, slots.max - slots.active),
+      (browser) => warm.fill(browser, slots.max - slots.active),
       () => {}, // no browser now: the next capture starts one
     );
   };

@@ -20,6 +20,7 @@ import {
   type PolicyProxy,
 } from "../../shared/bindings/browser/mod.ts";
 import { normaliseHost } from "../../shared/net/address.ts";
+import { withDeadline } from "../../shared/bindings/deadline.ts";
 import { NetworkIdle } from "./network_idle.ts";
 import type { WarmPages } from "./warm_pages.ts";
 import type { ImageFormat, Paper } from "./schema.ts";
@@ -76,7 +77,7 @@ export interface CaptureDeps {
   policy: FetchPolicy;
   limits: ScreenshotLimits;
   /** Pages prepared ahead of requests (taken when there is one for this browser). */
-  warm?: WarmPages;
+  warm?: WarmPages<Prepared>;
 }
 
 /** A guarded context with a blank page, ready to navigate (made per capture, or ahead). */
@@ -126,10 +127,11 @@ export async function capture(request: CaptureRequest, deps: CaptureDeps): Promi
   const work = run(request, browser, deps, state);
   try {
     const ms = limits.navigationTimeoutMs + limits.captureTimeoutMs + SETUP_ALLOWANCE_MS;
-    return await withDeadline(work, {
+    return await withDeadline(
+      work,
       ms,
-      message: `Screenshot timed out after ${ms} ms`,
-    });
+      () => screenshotError(`Screenshot timed out after ${ms} ms`),
+    );
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (!browser.connected) throw screenshotError("Browser disconnected during the capture");
@@ -258,7 +260,7 @@ async function run(
     if (refusal) throw screenshotError(refusal);
     const timedOut = `Navigation timed out after ${limits.navigationTimeoutMs} ms`;
     const left = () => Math.max(0, limits.navigationTimeoutMs - (performance.now() - started));
-    await withDeadline(network.idle(), { ms: left(), message: timedOut });
+    await withDeadline(network.idle(), left(), () => screenshotError(timedOut));
     if (request.waitFor !== undefined) await waitFor(page, request.waitFor, left());
   } finally {
     network.dispose();
@@ -270,10 +272,11 @@ async function run(
   if (request.fullPage && !request.selector && request.format !== "pdf") {
     await drawLazyContent(page, viewport.height, viewport.deviceScaleFactor);
   }
-  const png = await withDeadline(screenshot(page, viewport, request), {
-    ms: limits.captureTimeoutMs,
-    message: `Screenshot capture timed out after ${limits.captureTimeoutMs} ms`,
-  });
+  const png = await withDeadline(
+    screenshot(page, viewport, request),
+    limits.captureTimeoutMs,
+    () => screenshotError(`Screenshot capture timed out after ${limits.captureTimeoutMs} ms`),
+  );
   // A response from a private address (DNS rebinding past the in-band check): no image.
   if (guard.violation) throw screenshotError(guard.violation);
   return png;
@@ -395,17 +398,18 @@ async function drawLazyContent(page: Page, viewportHeight: number, scale: number
     for (let y = viewportHeight; left() > 0; y += viewportHeight) {
       const height = Math.min(await fullPageHeight(page, viewportHeight, scale), limit);
       if (y >= height) break;
-      await withDeadline(scrollAndPaint(page, y), {
-        ms: Math.max(1, Math.min(SCROLL_STEP_MS, left())),
-        message: "scroll step",
-      }).catch(() => {}); // a page that holds its frames is captured as far as it got
+      await withDeadline(
+        scrollAndPaint(page, y),
+        Math.max(1, Math.min(SCROLL_STEP_MS, left())),
+        () => new Error("scroll step"),
+      ).catch(() => {}); // a page that holds its frames is captured as far as it got
     }
-    await withDeadline(network.idle(), { ms: Math.max(1, left()), message: "lazy" })
+    await withDeadline(network.idle(), Math.max(1, left()), () => new Error("lazy"))
       .catch(() => {});
   } finally {
     network.dispose();
   }
-  await withDeadline(scrollAndPaint(page, 0), { ms: SCROLL_STEP_MS, message: "scroll back" })
+  await withDeadline(scrollAndPaint(page, 0), SCROLL_STEP_MS, () => new Error("scroll back"))
     .catch(() => {});
 }
 
@@ -444,16 +448,4 @@ function navigationFailure(
     return screenshotError(failure.message);
   }
   return screenshotError(netError ? `Page failed to load: ${netError}` : "Page failed to load");
-}
-
-/** Settles with `work`, or rejects with a 502 `message` once `ms` have passed. */
-function withDeadline<T>(
-  work: Promise<T>,
-  { ms, message }: { ms: number; message: string },
-): Promise<T> {
-  work.catch(() => {}); // a rejection after the deadline is expected and already handled
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(screenshotError(message)), ms);
-    work.then(resolve, reject).finally(() => clearTimeout(timer));
-  });
 }

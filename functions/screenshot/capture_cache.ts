@@ -3,6 +3,7 @@
  * bounded in bytes, each entry living as long as the contract's `max-age=60`. Only
  * successful captures are kept; errors are never cached.
  */
+import { LRUCache } from "lru-cache";
 
 /** How long an image is served from memory (the contract's `max-age`). */
 export const CACHE_TTL_MS = 60_000;
@@ -17,51 +18,47 @@ export interface CachedCapture {
   at: number;
 }
 
-/** An LRU of captures, at most `maxBytes` of image data, entries expiring after `ttlMs`. */
+/**
+ * An LRU of captures, at most `maxBytes` of image data, entries expiring after `ttlMs`. The
+ * order and the byte bound are `lru-cache`'s (`maxSize`, each entry's size its image bytes);
+ * the expiry is checked here against `now`, as shared/bindings/cache.ts's MemoryCache does.
+ */
 export class CaptureCache {
-  readonly #entries = new Map<string, CachedCapture>();
-  #bytes = 0;
+  readonly #entries: LRUCache<string, CachedCapture> | null;
 
   constructor(
     /** Image bytes kept at most; 0 turns the cache off. */
     readonly maxBytes: number,
     readonly ttlMs = CACHE_TTL_MS,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.#entries = maxBytes > 0
+      ? new LRUCache({ maxSize: maxBytes, sizeCalculation: (e) => Math.max(1, e.body.length) })
+      : null;
+  }
 
   /** Bytes held now. */
   get bytes(): number {
-    return this.#bytes;
+    return this.#entries?.calculatedSize ?? 0;
   }
 
   /** The fresh entry for `key` (and it becomes the most recently used), or undefined. */
   get(key: string): CachedCapture | undefined {
-    const entry = this.#entries.get(key);
+    const entry = this.#entries?.get(key);
     if (!entry) return undefined;
-    this.#entries.delete(key);
     if (this.now() - entry.at >= this.ttlMs) {
-      this.#bytes -= entry.body.length;
+      this.#entries!.delete(key);
       return undefined;
     }
-    this.#entries.set(key, entry);
     return entry;
   }
 
   /** Keeps an image, evicting the least recently used ones past the byte bound. */
   set(key: string, entry: CachedCapture): void {
-    const old = this.#entries.get(key);
-    if (old) {
-      this.#entries.delete(key);
-      this.#bytes -= old.body.length;
-    }
-    if (entry.body.length > this.maxBytes) return; // never worth evicting everything for
-    this.#entries.set(key, entry);
-    this.#bytes += entry.body.length;
-    for (const [k, e] of this.#entries) {
-      if (this.#bytes <= this.maxBytes) break;
-      this.#entries.delete(k);
-      this.#bytes -= e.body.length;
-    }
+    if (!this.#entries) return;
+    // Larger than the whole cache: never worth evicting everything for (nor kept stale).
+    if (entry.body.length > this.maxBytes) this.#entries.delete(key);
+    else this.#entries.set(key, entry);
   }
 }
 

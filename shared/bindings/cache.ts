@@ -45,6 +45,12 @@ interface MemoryEntry {
 /**
  * A bounded LRU in process memory: a `Map` keeps insertion order, so a hit re-inserts its
  * entry at the end and an insert past the bound evicts the first (least recently used) one.
+ *
+ * Not `lru-cache` (the screenshot's repeat cache uses it): it imports `node:diagnostics_channel`,
+ * so building this cache at the link-shortener's start-up would load Deno's Node compatibility
+ * layer there (100-230 ms to import it on this loaded machine, 2026-11-26, against 20-80 ms for
+ * hono), and loading it on first write would make `set` asynchronous where callers write and
+ * read in one tick. A hit measured the same either way (0.85-1.18x, in-process, 10,000 entries).
  */
 export class MemoryCache implements Cache {
   readonly #entries = new Map<string, MemoryEntry>();

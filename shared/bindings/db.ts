@@ -271,7 +271,8 @@ export interface Migration {
  * Applies the migrations not yet recorded in `schema_migrations`, each in one write
  * transaction together with its record, so a crash never leaves a half-applied version and
  * two processes starting at once apply each version once (the second sees it recorded).
- * Returns the versions applied by this call (none when the schema is current).
+ * Returns the versions applied by this call (none when the schema is current, which one
+ * read tells).
  */
 export async function migrate(db: Client, migrations: readonly Migration[]): Promise<number[]> {
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
@@ -279,6 +280,15 @@ export async function migrate(db: Client, migrations: readonly Migration[]): Pro
     if (!Number.isInteger(m.version) || m.version < 1 || sorted[i - 1]?.version === m.version) {
       throw new Error(`migration versions must be distinct positive integers (${m.version})`);
     }
+  }
+  // A schema that is already current (every start but the first) is told by one read: over
+  // Hrana each statement and each step of a transaction is a round trip, and an instance's
+  // first request waits for them all. No table yet, or a version missing: the full path.
+  try {
+    const recorded = new Set((await appliedVersions(db)).map(Number));
+    if (sorted.every((m) => recorded.has(m.version))) return [];
+  } catch {
+    // No schema_migrations yet (or the read failed: the full path reports what is wrong).
   }
   await db.execute(
     `CREATE TABLE IF NOT EXISTS schema_migrations (

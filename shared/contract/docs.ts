@@ -1,17 +1,17 @@
 /**
- * `GET /docs`: the Scalar API reference over `/openapi.json`, self-contained. The Scalar bundle
- * is served by the experiment itself (`/docs/scalar.js`, from the npm package
- * `@scalar/api-reference`), and the page is configured so that it reaches nothing but its own
- * origin: no web fonts from fonts.scalar.com, no telemetry, no hosted AI agent, no MCP
- * generator and no developer tools (their Share and Deploy upload the document to Scalar's
- * cloud; they show on localhost by default). It works with no internet access;
- * tests/docs_browser_test.ts checks every request the page makes, after clicking around too.
+ * `GET /docs`: Swagger UI over `/openapi.json`, self-contained. Its script and stylesheet are
+ * served by the experiment itself (`/docs/swagger-ui-bundle.js`, `/docs/swagger-ui.css`, from
+ * the npm package `swagger-ui-dist`, which has no dependencies of its own: a 12 MB install, where
+ * the Scalar reference used before brought ~150 MB of packages and icon sets), and the page is
+ * configured so that it reaches nothing but its own origin: no validator badge (Swagger UI
+ * sends the document to validator.swagger.io for it by default), no web fonts. It works with no
+ * internet access; tests/docs_browser_test.ts checks every request the page makes, after
+ * trying a route too.
  */
-import { Scalar } from "@scalar/hono-api-reference";
 import type { Hono } from "hono";
 
-/** Where the page loads the Scalar bundle from (served below). */
-export const SCALAR_SCRIPT_PATH = "/docs/scalar.js";
+/** The files of `swagger-ui-dist` the page loads, served under `/docs/` (and beside a bundle). */
+export const DOCS_ASSETS = ["swagger-ui-bundle.js", "swagger-ui.css"] as const;
 /** The page's icon (served below), so the browser asks this origin and nothing else. */
 export const FAVICON_PATH = "/docs/favicon.svg";
 
@@ -20,65 +20,89 @@ const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"
   `<rect width="32" height="32" rx="7" fill="#1f6feb"/>` +
   `<path d="M18 4 8 18h7l-2 10 11-15h-7z" fill="#fff"/></svg>`;
 
-/**
- * File name of the Scalar script beside a built bundle (`deno task build` writes
- * `dist/scalar.js` next to `dist/<slug>.js`, where there is no node_modules to read it from).
- */
-export const SCALAR_ASSET = "scalar.js";
+const TYPES: Record<string, string> = {
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+};
 
-let bundle: Promise<Uint8Array> | undefined;
+const assets = new Map<string, Promise<Uint8Array>>();
 
 /**
- * The standalone bundle of the installed package, read once (a failed read is retried); in a
- * built bundle (no node_modules, no import map) the copy beside the bundle.
+ * One file of the installed `swagger-ui-dist`, read once (a failed read is retried); in a built
+ * bundle (no node_modules, no import map) the copy that `deno task build` put beside it.
  */
-function readBundle(): Promise<Uint8Array> {
-  bundle ??= (async () => {
-    let entry: string;
-    try {
-      entry = import.meta.resolve("@scalar/api-reference");
-    } catch {
-      // A bundle run with no deno.json: this code is in dist/<slug>.js or in one of its chunks
-      // in dist/<slug>/, and the script is dist/scalar.js.
-      return await Deno.readFile(new URL(`./${SCALAR_ASSET}`, import.meta.url))
-        .catch(() => Deno.readFile(new URL(`../${SCALAR_ASSET}`, import.meta.url)));
-    }
-    return await Deno.readFile(new URL("./browser/standalone.js", entry));
-  })().catch((err) => {
-    bundle = undefined;
-    throw new Error(`Scalar bundle not found (run deno install, or deno task build): ${err}`);
-  });
-  return bundle;
+function readAsset(name: string): Promise<Uint8Array> {
+  let file = assets.get(name);
+  if (!file) {
+    file = (async () => {
+      let entry: string;
+      try {
+        entry = import.meta.resolve("swagger-ui-dist");
+      } catch {
+        // A bundle run with no deno.json: this code is in dist/<slug>.js or in one of its chunks
+        // in dist/<slug>/, and the file is in dist/.
+        return await Deno.readFile(new URL(`./${name}`, import.meta.url))
+          .catch(() => Deno.readFile(new URL(`../${name}`, import.meta.url)));
+      }
+      return await Deno.readFile(new URL(`./${name}`, entry));
+    })().catch((err) => {
+      assets.delete(name);
+      throw new Error(`${name} not found (run deno install, or deno task build): ${err}`);
+    });
+    assets.set(name, file);
+  }
+  return file;
 }
 
-/** Adds `/docs` and its script to an app. */
+/** Escapes text for an HTML text node or a double-quoted attribute. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The page: Swagger UI on `/openapi.json`, every URL on this origin. */
+export function docsPage(title: string): string {
+  const config = {
+    url: "/openapi.json",
+    dom_id: "#docs",
+    deepLinking: true,
+    // null: no badge, so the document is never sent to validator.swagger.io.
+    validatorUrl: null,
+  };
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} API</title>
+<link rel="icon" href="${FAVICON_PATH}">
+<link rel="stylesheet" href="/docs/${DOCS_ASSETS[1]}">
+</head>
+<body>
+<div id="docs"></div>
+<script src="/docs/${DOCS_ASSETS[0]}"></script>
+<script>SwaggerUIBundle(${JSON.stringify(config)});</script>
+</body>
+</html>
+`;
+}
+
+/** Adds `/docs` and its files to an app. */
 // deno-lint-ignore no-explicit-any
 export function addDocs(app: Hono<any>, title: string): void {
-  app.get(
-    "/docs",
-    Scalar({
-      url: "/openapi.json",
-      pageTitle: `${title} API`,
-      cdn: SCALAR_SCRIPT_PATH,
-      // Everything the page needs comes from this origin: system fonts, no third parties.
-      withDefaultFonts: false,
-      telemetry: false,
-      agent: { disabled: true },
-      mcp: { disabled: true },
-      showDeveloperTools: "never",
-      favicon: FAVICON_PATH,
-    }),
-  );
+  const page = docsPage(title);
+  app.get("/docs", (c) => c.html(page));
   app.get(FAVICON_PATH, (c) =>
     c.body(FAVICON_SVG, 200, {
       "content-type": "image/svg+xml",
       "cache-control": "public, max-age=86400",
     }));
-  app.get(SCALAR_SCRIPT_PATH, async (c) => {
-    const js = await readBundle();
-    return c.body(js as Uint8Array<ArrayBuffer>, 200, {
-      "content-type": "text/javascript; charset=utf-8",
-      "cache-control": "public, max-age=86400",
+  for (const name of DOCS_ASSETS) {
+    app.get(`/docs/${name}`, async (c) => {
+      const bytes = await readAsset(name);
+      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+        "content-type": TYPES[name.split(".").pop()!],
+        "cache-control": "public, max-age=86400",
+      });
     });
-  });
+  }
 }

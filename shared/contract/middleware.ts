@@ -80,6 +80,14 @@ export const jsonCharset: MiddlewareHandler = async (c, next) => {
 /**
  * CORS: every response may be read from any origin (the APIs need no credentials), and
  * preflights are answered, so browsers can call POST/PUT routes too.
+ *
+ * Written here rather than `hono/cors` (with `hono/request-id` for {@link requestLog}'s id):
+ * the policy is one constant set of headers, and the library pair cost more per request.
+ * Measured in-process (a Hono app answering `c.json`, 5 rounds of 20,000 `app.fetch` calls,
+ * median, 3 runs, 2026-11-26): with `requestId()` + `cors({ origin: "*", exposeHeaders, ... })`
+ * a request took 3.0-5.3x as long as with this middleware and requestLog's id; `hono/cors`
+ * writes its headers on a response made before the handler, which Hono then merges into the
+ * handler's. (The link-shortener's cached redirect skips both, with the same headers.)
  */
 export const openCors: MiddlewareHandler = async (c, next) => {
   if (c.req.method === "OPTIONS" && c.req.header("access-control-request-method")) {

@@ -1,6 +1,6 @@
 /** The reader's bounded browser-grade parse (functions/ai-summary/tree.ts). */
 import assert from "node:assert/strict";
-import { bodyOf, parseTree, TreeLimitError } from "../../functions/ai-summary/tree.ts";
+import { bodyOf, Deadline, parseTree, TreeLimitError } from "../../functions/ai-summary/tree.ts";
 import { descendants, textContent } from "../../functions/ai-summary/dom.ts";
 
 Deno.test("parseTree: builds the tree a browser builds (stray </html>, misnesting, tables)", async () => {
@@ -43,4 +43,20 @@ Deno.test("parseTree: other requests run while a big page is parsed", async () =
     clearInterval(timer);
   }
   assert.ok(ticks >= 3, `the event loop ran ${ticks} times during the parse`);
+});
+
+Deno.test("Deadline: time spent paused while other work runs is not counted", async () => {
+  const busy = (ms: number) => {
+    const end = performance.now() + ms;
+    while (performance.now() < end) { /* another request's slice */ }
+  };
+  const counted = new Deadline(30);
+  const other = setTimeout(() => busy(60), 0);
+  await counted.pause();
+  clearTimeout(other);
+  counted.check(); // the 60 ms ran while paused
+
+  const plain = new Deadline(30);
+  busy(60);
+  assert.throws(() => plain.check(), TreeLimitError, "its own work is counted");
 });

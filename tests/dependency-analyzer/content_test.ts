@@ -1,6 +1,6 @@
 /** How a fetched body is read: page, manifest, or a PARSE_ERROR that says why. */
 import assert from "node:assert/strict";
-import { classifyBody, stripJsonComments } from "../../functions/dependency-analyzer/content.ts";
+import { classifyBody } from "../../functions/dependency-analyzer/content.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import type { FetchResult } from "../../shared/net/safe_fetch.ts";
 
@@ -93,10 +93,11 @@ Deno.test("binary, broken JSON, JSON of another shape and other types are PARSE_
   );
 });
 
-Deno.test("comment stripping leaves strings alone", () => {
-  assert.equal(
-    stripJsonComments('{"u": "https://x//y", /* c */ "s": "/* no */"} // end'),
-    '{"u": "https://x//y",  "s": "/* no */"} ',
-  );
-  assert.equal(stripJsonComments('{"q": "a\\"//b"}'), '{"q": "a\\"//b"}');
+Deno.test("a deno.jsonc's comments are dropped, comment-like strings kept", () => {
+  const text = '{"imports": {"u": "https://x//y", /* c */ "s": "/* no */", "q": "a\\"//b"}} // end';
+  const read = classifyBody(response(null, text, "/deno.jsonc"));
+  assert.equal(read.kind, "manifest");
+  assert.deepEqual((read as { json: unknown }).json, {
+    imports: { u: "https://x//y", s: "/* no */", q: 'a"//b' },
+  });
 });

@@ -1,20 +1,11 @@
 /** The rule data file, its compilation at build time and its loading. */
 import assert from "node:assert/strict";
-import { buildTechRulesData, DATA_FILE } from "../../scripts/build_tech_rules.ts";
-import { REDOS_FILE } from "../../scripts/tech_rules_redos.ts";
 import {
   buildTechRules,
   compileRuleData,
   compileTechRules,
   loadTechRules,
 } from "../../functions/dependency-analyzer/tech_rules.ts";
-
-Deno.test("tech_rules_data.json is what scripts/build_tech_rules.ts builds from the package", async () => {
-  const built = await buildTechRulesData();
-  const stale = "stale: run deno run -A scripts/build_tech_rules.ts";
-  assert.ok(await Deno.readTextFile(DATA_FILE) === built.data, stale);
-  assert.ok(await Deno.readTextFile(REDOS_FILE) === built.verdicts, stale);
-});
 
 Deno.test("the whole rule set loads once, every pattern compiled, with a prefilter for nearly all", async () => {
   const rules = await loadTechRules();

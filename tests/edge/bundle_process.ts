@@ -8,7 +8,7 @@ import { readUntilListening } from "../support/entrypoint.ts";
 
 /** The bundles of every experiment, built once into `dir`. */
 export interface BuiltBundles {
-  /** The folder: `<slug>.js`, `<slug>/` chunks, `scalar.js`, and nothing else. */
+  /** The folder: `<slug>.js`, `<slug>/` chunks, the `/docs` files, and nothing else. */
   dir: string;
   /** Removes the folder. */
   remove(): Promise<void>;

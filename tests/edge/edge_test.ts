@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { SLUGS } from "../../scripts/experiments.ts";
-import { SCALAR_ASSET } from "../../shared/contract/docs.ts";
+import { DOCS_ASSETS } from "../../shared/contract/docs.ts";
 import { startFixtureServer } from "../support/fixture_server.ts";
 import { FAKE_MODEL, startOpenAiFake } from "../support/openai_fake.ts";
 import { startGithubFake } from "../support/github_fake.ts";
@@ -169,10 +169,12 @@ const CASES: EdgeCase[] = [
         const doc = await fetch(`${p.origin}/openapi.json`);
         assert.equal(doc.status, 200);
         assert.ok((await doc.json()).paths["/metadata"]);
-        const script = await fetch(`${p.origin}/docs/scalar.js`);
-        assert.equal(script.status, 200);
-        const bytes = new Uint8Array(await script.arrayBuffer());
-        assert.deepEqual(bytes, await Deno.readFile(`${s.dir}/${SCALAR_ASSET}`));
+        for (const name of DOCS_ASSETS) {
+          const file = await fetch(`${p.origin}/docs/${name}`);
+          assert.equal(file.status, 200, name);
+          const bytes = new Uint8Array(await file.arrayBuffer());
+          assert.deepEqual(bytes, await Deno.readFile(`${s.dir}/${name}`), name);
+        }
       });
     },
   },
@@ -534,7 +536,7 @@ Deno.test({
         const names = [...Deno.readDirSync(s.dir)].map((e) => e.name).sort();
         assert.deepEqual(
           names,
-          [...SLUGS.flatMap((slug) => [slug, `${slug}.js`]), SCALAR_ASSET].sort(),
+          [...SLUGS.flatMap((slug) => [slug, `${slug}.js`]), ...DOCS_ASSETS].sort(),
         );
       });
       const only = Deno.env.get("EDGE_ONLY");

@@ -39,3 +39,18 @@ Deno.test("nameFromProfileUrl: the last path segment as a name", () => {
   assert.equal(nameFromProfileUrl("https://example.com/about.html"), null);
   assert.equal(nameFromProfileUrl("not a url"), null);
 });
+
+Deno.test("a byline's text that reads as a sentence is not a name; name particles are", () => {
+  assert.equal(
+    cleanAuthor("The writer has posted comments on this articleIndu NandakumarIndu Nandakumar"),
+    null,
+  );
+  assert.equal(
+    cleanAuthor("Jean de la Fontaine and Ludwig van Beethoven"),
+    "Jean de la Fontaine and Ludwig van Beethoven",
+  );
+  assert.equal(
+    cleanAuthor("Salynn Boyles, Contributing Writer"),
+    "Salynn Boyles, Contributing Writer",
+  );
+});

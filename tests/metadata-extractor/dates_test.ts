@@ -31,3 +31,14 @@ Deno.test("dateStart: where a byline's date stamp begins", () => {
   assert.equal(dateStart("Jeff Gluck, USA TODAY Sports 4:52 p.m. EDT May 15, 2013"), 29);
   assert.equal(dateStart("Jane Doe"), null);
 });
+
+Deno.test("toIsoDate: a line with no month and no numeric date never reaches chrono's answer", () => {
+  // Each would be dropped after chrono (no month in its text): the prefilter gives the same null.
+  for (const raw of ["12:30 PM", "Day 3 at 10:00", "2 days, 4 hours", "Vol. 12 No. 3"]) {
+    assert.equal(toIsoDate(raw), null, raw);
+  }
+  // Numeric and month-name dates still reach it, in any case and without spaces around.
+  assert.equal(toIsoDate("18.07.2013 10:36"), "2013-07-18T10:36:00.000Z");
+  assert.equal(toIsoDate("UPDATED:JULY 18, 2013"), "2013-07-18T12:00:00.000Z"); // chrono: noon
+  assert.equal(dateStart("by Jane Doe at 12:30"), null);
+});

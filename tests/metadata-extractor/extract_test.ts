@@ -190,7 +190,7 @@ Deno.test("JSON-LD @graph references are followed for author, publisher and logo
     })),
     AT,
   );
-  assert.equal(m.author, "Ann, Bob");
+  assert.equal(m.author, "Ann and Bob");
   assert.equal(m.siteName, "Org");
   assert.equal(m.logo, "https://site.test/logo.png");
   assert.equal(m.type, "NewsArticle"); // the node with the headline, not the WebSite
@@ -422,6 +422,55 @@ Deno.test("author: cleaned, and a profile URL gives way to a name, or becomes on
   assert.equal(fromUrl.author, "Dan Shanoff");
 });
 
+Deno.test("siteName: a hyphen inside a word is not the title's separator", async () => {
+  for (const title of ["Spider-Man returns", "Covid-19 -", "Well-known-"]) {
+    assert.equal((await extractMetadata(page(`<title>${title}</title>`), AT)).siteName, null);
+  }
+  const long = page(`<title>${"a-".repeat(200_000)}</title>`);
+  assert.equal((await extractMetadata(long, AT)).siteName, null);
+});
+
+Deno.test("siteName: the organisation JSON-LD names beats og:site_name's host or section brand", async () => {
+  const cases: [string, string, string][] = [
+    ["NPR.org", "NPR", "NPR"],
+    ["BBC News", "BBC", "BBC"],
+    ["BostonGlobe.com", "The Boston Globe", "The Boston Globe"],
+  ];
+  for (const [og, org, expected] of cases) {
+    const head = `<meta property="og:site_name" content="${og}">` +
+      ld({ "@type": "NewsArticle", publisher: { "@type": "Organization", name: org } });
+    assert.equal((await extractMetadata(page(head), AT)).siteName, expected, og);
+  }
+  // Nothing declared beyond the host: the host is the name (metascraper: "NYTimes.com" too).
+  const host = page(`<meta property="og:site_name" content="NYTimes.com">`);
+  assert.equal((await extractMetadata(host, AT)).siteName, "NYTimes.com");
+  const formerly = page(`<meta property="og:site_name" content="X (formerly Twitter)">`);
+  assert.equal((await extractMetadata(formerly, AT)).siteName, "X");
+});
+
+Deno.test("several JSON-LD authors read as a byline: A, B and C", async () => {
+  const names = (list: string[]) =>
+    page(ld({ "@type": "Article", author: list.map((name) => ({ "@type": "Person", name })) }));
+  assert.equal((await extractMetadata(names(["Ann Lee"]), AT)).author, "Ann Lee");
+  assert.equal(
+    (await extractMetadata(names(["Ann Lee", "Bob Day"]), AT)).author,
+    "Ann Lee and Bob Day",
+  );
+  assert.equal(
+    (await extractMetadata(names(["Ann Lee", "Bob Day", "Cy Roe"]), AT)).author,
+    "Ann Lee, Bob Day and Cy Roe",
+  );
+});
+
+Deno.test("image: og:image:secure_url, when HTTPS, is the og:image shown", async () => {
+  const head = `<meta property="og:image" content="http://cdn.test/a.jpg">` +
+    `<meta property="og:image:secure_url" content="https://cdn.test/a.jpg">`;
+  assert.equal((await extractMetadata(page(head), AT)).image?.url, "https://cdn.test/a.jpg");
+  const notHttps = `<meta property="og:image" content="http://cdn.test/a.jpg">` +
+    `<meta property="og:image:secure_url" content="http://cdn.test/b.jpg">`;
+  assert.equal((await extractMetadata(page(notHttps), AT)).image?.url, "http://cdn.test/a.jpg");
+});
+
 Deno.test("siteName falls back to JSON-LD publisher, application-name, the logo's alt, the title's suffix", async () => {
   const cases: [string, string, string][] = [
     [
@@ -436,6 +485,8 @@ Deno.test("siteName falls back to JSON-LD publisher, application-name, the logo'
       "Logo Co",
     ],
     ["<title>A story - The Courier</title>", "", "The Courier"],
+    // A dash the site's name follows, written without the space before it (metascraper reads it so).
+    ["<title>Xbox One requirements- The Inquirer</title>", "", "The Inquirer"],
   ];
   for (const [head, body, expected] of cases) {
     assert.equal((await extractMetadata(page(head, body), AT)).siteName, expected, expected);

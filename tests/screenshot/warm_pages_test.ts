@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../functions/screenshot/app.ts";
 import { WarmPages } from "../../functions/screenshot/warm_pages.ts";
+import { dispose, prepare } from "../../functions/screenshot/capture.ts";
 import { DEFAULT_LIMITS } from "../../functions/screenshot/limits.ts";
 import { startFixtureServer } from "../support/fixture_server.ts";
 import { decodePng, rgb } from "../support/png.ts";
@@ -55,10 +56,10 @@ chromiumTest("warm pages: prepared after a capture, taken by the next", async (t
 chromiumTest("a warm page from a browser that is gone is not used", async (_t, chrome) => {
   const binding = testBrowser(chrome);
   const deps = { browser: binding, policy: guardedPolicy(), limits: DEFAULT_LIMITS };
-  const warm = new WarmPages(1);
+  const warm = new WarmPages(1, { prepare: (browser) => prepare(browser, deps), dispose });
   try {
     const first = await binding.get();
-    warm.fill(first, deps, 4);
+    warm.fill(first, 4);
     assert.equal(warm.size, 1);
     first.process()!.kill("SIGKILL");
     await until(() => Promise.resolve(!first.connected), "the browser to die");

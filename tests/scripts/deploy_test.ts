@@ -1,5 +1,6 @@
 /** scripts/deploy.ts: the arguments it accepts, the `deno deploy` commands it would run. */
 import assert from "node:assert/strict";
+import { DOCS_ASSETS } from "../../shared/contract/docs.ts";
 import {
   deployCommands,
   type DeployOptions,
@@ -171,13 +172,10 @@ Deno.test("deploy: --dry-run builds and stages the bundle alone, prints the comm
   const dir = stageDir("repo-explainer");
   assert.equal(text.trim(), `deno deploy . --org acme --app repo-explainer --prod`);
   const names = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
-  assert.deepEqual(names, [
-    ".gitignore",
-    "deno.json",
-    "repo-explainer",
-    "repo-explainer.js",
-    "scalar.js",
-  ]);
+  assert.deepEqual(
+    names,
+    [".gitignore", "deno.json", "repo-explainer", "repo-explainer.js", ...DOCS_ASSETS].sort(),
+  );
   assert.equal(await Deno.readTextFile(`${dir}.gitignore`), STAGED_GITIGNORE);
   assert.deepEqual(JSON.parse(await Deno.readTextFile(`${dir}deno.json`)), {
     deploy: { org: "acme", app: "repo-explainer" },

@@ -112,8 +112,11 @@ export function parseBoundsTests(
       ];
       const heavy = targets.map((t) => fetch(`${app}${path}?url=${encodeURIComponent(pages(t))}`));
       let busy = true;
+      const workStarted = performance.now();
+      let workMs = 0;
       const done = Promise.all(heavy).then(async (responses) => {
         busy = false;
+        workMs = performance.now() - workStarted;
         return await Promise.all(responses.map(async (r) => [r.status, await r.text()] as const));
       });
       const latencies: number[] = [];
@@ -129,13 +132,17 @@ export function parseBoundsTests(
         assert.equal(answers[i][0], t === "/large" ? 200 : 502, answers[i][1].slice(0, 300));
       });
       assert.ok(latencies.length >= 1, "no GET / during the work");
-      // Under 100 ms as a rule (the median of the polls; the unbounded parse blocked GET / for
-      // ~18 s). Single answers on a machine shared with other work can still be delayed by
-      // the scheduler, so the worst is reported, not asserted.
+      // A GET / that had to wait for the parse would take about as long as the whole work (the
+      // unbounded parse blocked it for ~18 s); served between slices, it takes a small part of
+      // it. A ratio of two times of the same run, so a loaded machine slows both: the median
+      // poll under a quarter of the work's time. The worst poll is reported, not asserted.
       const sorted = [...latencies].sort((a, b) => a - b);
       const median = sorted[Math.floor((sorted.length - 1) / 2)];
       const shown = `${latencies.length} samples: ${latencies.map((l) => l.toFixed(0)).join(" ")}`;
-      assert.ok(median < 100, `GET / median ${median.toFixed(0)} ms (${shown})`);
+      assert.ok(
+        median < workMs / 4,
+        `GET / median ${median.toFixed(0)} ms against ${workMs.toFixed(0)} ms of work (${shown})`,
+      );
     });
   });
 }

@@ -27,7 +27,7 @@ import {
   type PutOptions,
 } from "./bucket.ts";
 import { isValidKey } from "./key.ts";
-import { DEFAULT_S3_TIMEOUTS, idleLimit, type S3Timeouts, withDeadline } from "./s3_deadline.ts";
+import { DEFAULT_S3_TIMEOUTS, idleLimit, s3Call, type S3Timeouts } from "./s3_deadline.ts";
 import { PartBufferPool, uploadStream } from "./s3_upload.ts";
 
 export { PartBufferPool };
@@ -291,7 +291,7 @@ export class S3Bucket implements ObjectBucket {
 
   /** A call without a large body, under the request deadline. */
   #send<T>(operation: string, call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
-    return withDeadline(operation, this.#timeouts.requestMs, call);
+    return s3Call(operation, this.#timeouts.requestMs, call);
   }
 }
 

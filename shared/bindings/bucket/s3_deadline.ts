@@ -5,6 +5,7 @@
  * response body read after its call returned an idle limit per read.
  */
 import { idleWatch } from "../../contract/idle_watch.ts";
+import { withDeadline } from "../deadline.ts";
 
 /** How long S3 calls may take (from `S3_TIMEOUT_MS` / `S3_PART_TIMEOUT_MS`). */
 export interface S3Timeouts {
@@ -33,25 +34,17 @@ export class S3TimeoutError extends Error {
 }
 
 /**
- * Runs `call` (an `S3Client.send` given the signal as `abortSignal`) and rejects with
- * {@link S3TimeoutError} after `ms`: the SDK destroys the socket on abort rather than letting
- * the request finish in the background, and an aborted call is not retried.
+ * Runs `call` (an `S3Client.send` given the signal as `abortSignal`) under the shared
+ * {@link withDeadline}: after `ms` the signal aborts it with {@link S3TimeoutError} (the SDK
+ * destroys the socket on abort rather than letting the request finish in the background, and an
+ * aborted call is not retried), and the call rejects with that error once it has settled.
  */
-export async function withDeadline<T>(
+export function s3Call<T>(
   operation: string,
   ms: number,
   call: (abortSignal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new S3TimeoutError(operation, ms)), ms);
-  try {
-    return await call(controller.signal);
-  } catch (err) {
-    if (controller.signal.aborted) throw controller.signal.reason;
-    throw err;
-  } finally {
-    clearTimeout(timer);
-  }
+  return withDeadline(call, ms, () => new S3TimeoutError(operation, ms));
 }
 
 /**

@@ -25,7 +25,7 @@ import {
   type S3Client,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
-import { DEFAULT_S3_TIMEOUTS, type S3Timeouts, withDeadline } from "./s3_deadline.ts";
+import { DEFAULT_S3_TIMEOUTS, s3Call, type S3Timeouts } from "./s3_deadline.ts";
 
 /** Where and how to upload. */
 export interface StreamUploadOptions {
@@ -118,7 +118,7 @@ export async function uploadStream(
   }
   if (source.done) {
     try {
-      const out = await withDeadline("PutObject", partMs, (abortSignal) =>
+      const out = await s3Call("PutObject", partMs, (abortSignal) =>
         client.send(
           new PutObjectCommand({
             ...target,
@@ -142,7 +142,7 @@ export async function uploadStream(
   let failure: { error: unknown } | undefined;
   let size = 0;
   try {
-    const created = await withDeadline(
+    const created = await s3Call(
       "CreateMultipartUpload",
       requestMs,
       (abortSignal) =>
@@ -161,7 +161,7 @@ export async function uploadStream(
       const buffer = part.buffer;
       const id = uploadId;
       const body = part;
-      const sent: Promise<void> = withDeadline(
+      const sent: Promise<void> = s3Call(
         `UploadPart ${number}`,
         partMs,
         (abortSignal) =>
@@ -199,7 +199,7 @@ export async function uploadStream(
     completed.sort((a, b) => a.PartNumber! - b.PartNumber!);
     const id = uploadId;
     // The store assembles the parts now: as long as a part may take.
-    const out = await withDeadline("CompleteMultipartUpload", partMs, (abortSignal) =>
+    const out = await s3Call("CompleteMultipartUpload", partMs, (abortSignal) =>
       client.send(
         new CompleteMultipartUploadCommand({
           ...target,
@@ -215,7 +215,7 @@ export async function uploadStream(
     await Promise.all(inFlight);
     if (uploadId) {
       const id = uploadId;
-      await withDeadline(
+      await s3Call(
         "AbortMultipartUpload",
         requestMs,
         (abortSignal) =>

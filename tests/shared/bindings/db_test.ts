@@ -141,6 +141,30 @@ Deno.test("Db over Hrana (remote): the web client; migrated once on first use by
   }
 });
 
+Deno.test("migrate: a current schema is told by one request, a new version takes the full path", async () => {
+  const dir = await Deno.makeTempDir();
+  await using server = await startHranaServer({ path: `${dir}/remote.db` });
+  const first = new Db({ url: server.url }, MIGRATIONS);
+  try {
+    await first.client();
+  } finally {
+    first.close();
+  }
+  const migrated = server.pipelines;
+  const again = new Db({ url: server.url }, MIGRATIONS);
+  try {
+    await again.client();
+    assert.equal(server.pipelines - migrated, 1, "one read of schema_migrations");
+    const client = await again.client();
+    const more = [...MIGRATIONS, { version: 3, name: "c", statements: ["CREATE TABLE c (z)"] }];
+    assert.deepEqual(await migrate(client, more), [3]);
+    assert.deepEqual(await appliedVersions(client), [1, 2, 3]);
+  } finally {
+    again.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("Db over Hrana: down at first use rejects, and the next call after recovery migrates", async () => {
   const dir = await Deno.makeTempDir();
   await using server = await startHranaServer({ path: `${dir}/remote.db` });

@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import {
   idleLimit,
+  s3Call,
   S3TimeoutError,
   type S3Timeouts,
-  withDeadline,
 } from "../../../../shared/bindings/bucket/s3_deadline.ts";
 import { createS3Client, S3Bucket } from "../../../../shared/bindings/bucket/s3.ts";
 import {
@@ -65,20 +65,20 @@ const bytes = (n: number) =>
     },
   });
 
-Deno.test("withDeadline aborts the call and rejects with S3TimeoutError", async () => {
+Deno.test("s3Call aborts the call and rejects with S3TimeoutError", async () => {
   let signal: AbortSignal | undefined;
   await failsWithin(
     "a call that never settles",
     200,
-    withDeadline("Test", 200, (s) => {
+    s3Call("Test", 200, (s) => {
       signal = s;
       return new Promise((_, reject) => s.addEventListener("abort", () => reject(new Error("x"))));
     }),
   );
   assert.equal(signal?.aborted, true, "the SDK is told to give up");
-  assert.equal(await withDeadline("Quick", 1000, () => Promise.resolve(7)), 7);
+  assert.equal(await s3Call("Quick", 1000, () => Promise.resolve(7)), 7);
   await assert.rejects(
-    withDeadline("Failing", 1000, () => Promise.reject(new Error("own failure"))),
+    s3Call("Failing", 1000, () => Promise.reject(new Error("own failure"))),
     /own failure/,
   );
 });

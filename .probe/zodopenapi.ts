@@ -1,3 +1,0 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
-new OpenAPIHono();
-Deno.exit(0);
