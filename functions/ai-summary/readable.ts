@@ -10,9 +10,10 @@
  * page's text is never removed. bench/reader.ts measures the agreement with Readability.
  */
 import { Element } from "domhandler";
-import type { AnyNode, Document } from "domhandler";
+import type { AnyNode, ChildNode, Document } from "domhandler";
 import { BLOCKS } from "../../shared/net/html.ts";
 import {
+  appendAll,
   childrenOf,
   descendants,
   detach,
@@ -22,6 +23,7 @@ import {
   insert,
   isElement,
   isTextNode,
+  relinkChildren,
   replace,
   textContent,
 } from "./dom.ts";
@@ -560,7 +562,7 @@ function attempt(
   let createdTop = false;
   if (topCandidate === page || topCandidate.name === "body") {
     topCandidate = new Element("div", {}, []);
-    for (const child of [...page.children]) insert(topCandidate, child);
+    appendAll(topCandidate, [...page.children]);
     insert(page, topCandidate);
     initialize(topCandidate, flags);
     createdTop = true;
@@ -602,6 +604,7 @@ function attempt(
   const siblingThreshold = Math.max(10, topScore * 0.2);
   const parent = createdTop ? null : parentEl(topCandidate);
   const siblings = parent ? elementChildren(parent) : [topCandidate];
+  const appended: Element[] = [];
   for (const sibling of siblings) {
     let append = sibling === topCandidate;
     if (!append) {
@@ -619,9 +622,10 @@ function attempt(
     }
     if (append) {
       if (!ALTER_TO_DIV_EXCEPTIONS.has(sibling.name)) sibling.name = "div";
-      insert(article, sibling);
+      appended.push(sibling);
     }
   }
+  appendAll(article, appended);
   deadline.check();
   prepArticle(article, flags, deadline);
   return article;
@@ -643,22 +647,36 @@ function isByline(el: Element, match: string): boolean {
 
 /** Readability's div-to-p step: runs of inline content directly in a div become paragraphs. */
 function wrapPhrasingRuns(div: Element): void {
-  let p: Element | null = null;
-  for (const child of [...div.children]) {
+  // One pass that rebuilds the child lists: moving children one by one (insert/detach) costs an
+  // indexOf and a splice each, quadratic in a div of 150,000 images.
+  const kids: AnyNode[] = [];
+  let run: AnyNode[] | null = null;
+  let wrapped = false;
+  const close = () => {
+    while (run && run.length > 0 && isWhitespace(run[run.length - 1])) unlink(run.pop()!);
+    run = null;
+  };
+  for (const child of div.children) {
     if (isPhrasing(child)) {
-      if (p) insert(p, child);
+      if (run) run.push(child);
       else if (!isWhitespace(child)) {
-        p = new Element("p", {}, []);
-        insert(div, p, child);
-        insert(p, child);
-      }
-    } else if (p) {
-      while (p.children.length > 0 && isWhitespace(p.children[p.children.length - 1])) {
-        detach(p.children[p.children.length - 1]);
-      }
-      p = null;
+        run = [child];
+        wrapped = true;
+        kids.push(new Element("p", {}, run as ChildNode[]));
+      } else kids.push(child);
+    } else {
+      close();
+      kids.push(child);
     }
   }
+  if (!wrapped) return;
+  relinkChildren(div, kids);
+  for (const kid of kids) if (isElement(kid) && kid.name === "p") relinkChildren(kid, kid.children);
+}
+
+/** Clears a node's links once it is in no child list. */
+function unlink(node: AnyNode): void {
+  node.parent = node.prev = node.next = null;
 }
 
 /** Readability's clean-up of the chosen article. */
