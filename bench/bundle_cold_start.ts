@@ -19,8 +19,9 @@ import {
   formatNotes,
   formatTable,
   msToFirst200,
-  percentile,
   QUICK,
+  type Start,
+  startRows,
   stopChild,
 } from "./harness.ts";
 import { SLUGS } from "../scripts/experiments.ts";
@@ -62,13 +63,6 @@ export const REMOTE_ENV: Record<string, Record<string, string>> = {
     PUBLIC_BUCKET_URL: `http://${DOWN}/public`,
   },
 };
-
-/** One start: wall milliseconds from spawn to the first 200, and the CPU it used until then. */
-interface Start {
-  ms: number;
-  /** User + system CPU of the process at its first 200 (ms; 10 ms resolution). */
-  cpuMs: number;
-}
 
 /** One start of one bundle in `dir`, timed from spawn to the first 200 on `GET /`. */
 async function startOnce(dir: string, file: string, env: Record<string, string>): Promise<Start> {
@@ -151,32 +145,16 @@ export async function measure(only: readonly string[] = SLUGS): Promise<BenchRow
     return slugs.flatMap((slug, i): BenchRow[] => {
       const measure = `cold start bundle dist/${slug}.js, edge permissions (spawn → 200 on GET /)`;
       if (failed.has(slug)) return [errorRow(measure, failed.get(slug))];
-      const median = (starts: Start[], key: keyof Start) =>
-        percentile(starts.map((x) => x[key]), 50);
-      const p = median(project[i], "ms");
-      const b = median(baseline[i], "ms");
-      const pc = median(project[i], "cpuMs");
-      const bc = median(baseline[i], "cpuMs");
-      return [{
-        measure,
-        unit: "ms",
-        project: p,
-        baseline: b,
-        ratio: p / b,
-        target: `<= ${TARGET}x`,
-        pass: p / b <= TARGET,
-        note,
-      }, {
-        measure: `CPU time of dist/${slug}.js to its first 200 on GET /`,
-        unit: "ms",
-        project: pc,
-        baseline: bc,
-        ratio: pc / bc,
-        target: "info",
-        pass: true,
-        note: note + "; user+system CPU of the process (/proc, 10 ms ticks): less sensitive " +
-          "than wall time to other load on the machine",
-      }];
+      return startRows(
+        {
+          measure,
+          cpuMeasure: `CPU time of dist/${slug}.js to its first 200 on GET /`,
+          target: TARGET,
+          note,
+        },
+        project[i],
+        baseline[i],
+      );
     });
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -33,10 +33,11 @@ import {
   formatTable,
   listeningOrigin,
   peakRss,
-  percentile,
   QUICK,
   rssBytes,
   spawnServer,
+  type Start,
+  startRows,
   stopChild,
 } from "./harness.ts";
 import { build, EDGE_PERMISSIONS } from "../scripts/build.ts";
@@ -112,13 +113,6 @@ function startBundle(
     stderr: "piped",
   }).spawn();
   return { child, origin: listeningOrigin(child, AbortSignal.timeout(START_TIMEOUT_MS)) };
-}
-
-/** One start: wall time from spawn to the end of the first answer, and the CPU used by then. */
-interface Start {
-  ms: number;
-  /** User + system CPU of the process at its first answer (ms; 10 ms ticks). */
-  cpuMs: number;
 }
 
 /** One start; the first answer, to `path`, must have status `expect`. */
@@ -197,31 +191,16 @@ async function measurePairs(dir: string, pairs: Pair[], note: string): Promise<B
   return pairs.flatMap((p, i): BenchRow[] => {
     const measure = `first answer ${p.label}: spawn → end of the first (real) request`;
     if (failed.has(p)) return [errorRow(measure, failed.get(p))];
-    const median = (starts: Start[], key: keyof Start) => percentile(starts.map((x) => x[key]), 50);
-    const a = median(project[i], "ms");
-    const b = median(baseline[i], "ms");
-    const ac = median(project[i], "cpuMs");
-    const bc = median(baseline[i], "cpuMs");
-    return [{
-      measure,
-      unit: "ms",
-      project: a,
-      baseline: b,
-      ratio: a / b,
-      target: `<= ${FIRST_TARGET}x`,
-      pass: a / b <= FIRST_TARGET,
-      note,
-    }, {
-      measure: `CPU time to the first answer, ${p.label}`,
-      unit: "ms",
-      project: ac,
-      baseline: bc,
-      ratio: ac / bc,
-      target: "info",
-      pass: true,
-      note: `${note}; user+system CPU of the process at its first answer (/proc, 10 ms ticks): ` +
-        "less sensitive than wall time to other load on the machine",
-    }];
+    return startRows(
+      {
+        measure,
+        cpuMeasure: `CPU time to the first answer, ${p.label}`,
+        target: FIRST_TARGET,
+        note,
+      },
+      project[i],
+      baseline[i],
+    );
   });
 }
 

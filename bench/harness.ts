@@ -49,6 +49,55 @@ export function envCount(name: string, fallback: number): number {
   return n;
 }
 
+/** One start of a process: wall time from spawn to its first answer, and the CPU used by then. */
+export interface Start {
+  ms: number;
+  /** User + system CPU of the process at its first answer (ms; 10 ms ticks, from /proc). */
+  cpuMs: number;
+}
+
+/**
+ * The two rows of a start measured against a baseline's starts: the wall time's median (with its
+ * target) and the CPU time's (info: less sensitive than wall time to other load on the machine).
+ */
+export function startRows(
+  { measure, cpuMeasure, target, note }: {
+    measure: string;
+    cpuMeasure: string;
+    target: number;
+    note: string;
+  },
+  project: Start[],
+  baseline: Start[],
+): BenchRow[] {
+  const median = (starts: Start[], key: keyof Start) => percentile(starts.map((x) => x[key]), 50);
+  const [p, b] = [median(project, "ms"), median(baseline, "ms")];
+  const [pc, bc] = [median(project, "cpuMs"), median(baseline, "cpuMs")];
+  return [
+    {
+      measure,
+      unit: "ms",
+      project: p,
+      baseline: b,
+      ratio: p / b,
+      target: `<= ${target}x`,
+      pass: p / b <= target,
+      note,
+    },
+    {
+      measure: cpuMeasure,
+      unit: "ms",
+      project: pc,
+      baseline: bc,
+      ratio: pc / bc,
+      target: "info",
+      pass: true,
+      note: note + "; user+system CPU of the process at its first answer (/proc, 10 ms ticks): " +
+        "less sensitive than wall time to other load on the machine",
+    },
+  ];
+}
+
 /** A FAIL row for a measure that could not be taken; the reason goes in the note. */
 export function errorRow(measure: string, error: unknown): BenchRow {
   const message = (error instanceof Error ? error.message : String(error))
