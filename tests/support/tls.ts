@@ -25,30 +25,25 @@ async function makeCertificate(hosts: readonly string[]): Promise<TestCertificat
   const names = [...hosts.map((h) => `DNS:${h}`), "IP:127.0.0.1"].join(",");
   const dir = await Deno.makeTempDir({ prefix: "test-tls-" });
   try {
-    const { success, stderr } = await new Deno.Command("openssl", {
-      args: [
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:prime256v1",
-        "-nodes",
-        "-keyout",
-        `${dir}/key.pem`,
-        "-out",
-        `${dir}/cert.pem`,
-        "-days",
-        "2",
-        "-subj",
-        `/CN=${hosts[0] ?? "localhost"}`,
-        "-addext",
-        `subjectAltName=${names}`,
-      ],
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    if (!success) throw new Error(`openssl failed: ${new TextDecoder().decode(stderr)}`);
+    await openssl([
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      `${dir}/key.pem`,
+      "-out",
+      `${dir}/cert.pem`,
+      "-days",
+      "2",
+      "-subj",
+      `/CN=${hosts[0] ?? "localhost"}`,
+      "-addext",
+      `subjectAltName=${names}`,
+    ]);
     return {
       cert: await Deno.readTextFile(`${dir}/cert.pem`),
       key: await Deno.readTextFile(`${dir}/key.pem`),
