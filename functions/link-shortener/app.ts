@@ -441,11 +441,9 @@ export function createApp(
     now: bindings.now,
   });
   const limiter = limiterOf(bindings.shortenRateLimit, log);
-  // The request's origin is checked even when a base URL is set: a malformed Host is refused.
-  const baseOf = (c: Context) => {
-    const origin = requestOrigin(c.req.raw);
-    return bindings.publicBaseUrl ?? origin;
-  };
+  /** Short URLs' base: the configured one, else the request's origin (`requestOrigin`, which
+   * refuses a malformed Host, is called first in either case). */
+  const baseOf = (origin: string) => bindings.publicBaseUrl ?? origin;
 
   /** The link under `code` whose manage token the request carries; else 404 / 401. */
   const authorized = async (c: Context, code: string) => {
@@ -503,7 +501,7 @@ export function createApp(
     await checkLimit(c);
     const body = await readBodyLimited(c.req.raw, MAX_BULK_BYTES);
     const rows = bulkRows(body, c.req.header("content-type"));
-    const base = baseOf(c);
+    const base = baseOf(origin);
     const results = await shortenBulk(store, rows, {
       base,
       pointsAtSelf: (url) => pointsAtSelf(url, [origin, base]),
@@ -515,7 +513,7 @@ export function createApp(
     const origin = requestOrigin(c.req.raw);
     await checkLimit(c);
     const input = await readJsonBody(c, ShortenBody, MAX_BODY_BYTES);
-    const base = baseOf(c);
+    const base = baseOf(origin);
     if (pointsAtSelf(input.url, [origin, base])) {
       throw new ApiError("INVALID_URL", SHORTEN_MESSAGES.selfLink);
     }
@@ -572,7 +570,7 @@ export function createApp(
   });
 
   app.openapi(qrRoute, async (c) => {
-    const base = baseOf(c);
+    const base = baseOf(requestOrigin(c.req.raw));
     const { code } = c.req.valid("param");
     const link = isCodeShaped(code) ? await store.findByCode(code) : null;
     if (link === null) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
@@ -595,7 +593,7 @@ export function createApp(
     const origin = requestOrigin(c.req.raw);
     const { link, manageHash, options } = await authorized(c, code);
     const input = await readJsonBody(c, PatchBody, MAX_BODY_BYTES);
-    if (input.url !== undefined && pointsAtSelf(input.url, [origin, baseOf(c)])) {
+    if (input.url !== undefined && pointsAtSelf(input.url, [origin, baseOf(origin)])) {
       throw new ApiError("INVALID_URL", SHORTEN_MESSAGES.selfLink);
     }
     // The stored target carries the UTM parameters: a new target gets the link's (or the
