@@ -651,7 +651,7 @@ function wrapPhrasingRuns(div: Element): void {
   // indexOf and a splice each, quadratic in a div of 150,000 images.
   const kids: AnyNode[] = [];
   let run: AnyNode[] | null = null;
-  let wrapped = false;
+  const made: Element[] = [];
   const close = () => {
     while (run && run.length > 0 && isWhitespace(run[run.length - 1])) unlink(run.pop()!);
     run = null;
@@ -661,17 +661,17 @@ function wrapPhrasingRuns(div: Element): void {
       if (run) run.push(child);
       else if (!isWhitespace(child)) {
         run = [child];
-        wrapped = true;
-        kids.push(new Element("p", {}, run as ChildNode[]));
+        made.push(new Element("p", {}, run as ChildNode[]));
+        kids.push(made[made.length - 1]);
       } else kids.push(child);
     } else {
       close();
       kids.push(child);
     }
   }
-  if (!wrapped) return;
+  if (made.length === 0) return;
   relinkChildren(div, kids);
-  for (const kid of kids) if (isElement(kid) && kid.name === "p") relinkChildren(kid, kid.children);
+  for (const p of made) relinkChildren(p, p.children);
 }
 
 /** Clears a node's links once it is in no child list. */
