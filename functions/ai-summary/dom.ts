@@ -3,6 +3,7 @@
  * stack, never recursion), so a deeply nested page cannot overflow the call stack, and the
  * mutations keep domhandler's parent/prev/next links right.
  */
+import { cloneNode } from "domhandler";
 import type { AnyNode, ChildNode, Element, ParentNode } from "domhandler";
 
 /** True for an element node. */
@@ -76,6 +77,34 @@ export function hasAncestor(
     depth++;
   }
   return false;
+}
+
+/**
+ * A deep copy of `root`, as domhandler's `cloneNode(true)` makes it (each node copied by
+ * `cloneNode`, then linked), built iteratively with `yieldSoon` every few hundred nodes: a
+ * page of 150,000 elements takes long enough to copy that it must let other requests run.
+ */
+export async function cloneTree<T extends AnyNode>(
+  root: T,
+  yieldSoon: () => Promise<void>,
+): Promise<T> {
+  const copy = cloneNode(root, false);
+  const stack: [AnyNode, AnyNode][] = [[root, copy]];
+  let copied = 0;
+  while (stack.length > 0) {
+    const [from, to] = stack.pop()!;
+    const kids = childrenOf(from);
+    if (kids.length === 0) continue;
+    const copies: AnyNode[] = [];
+    for (const kid of kids) {
+      const kidCopy = cloneNode(kid, false);
+      copies.push(kidCopy);
+      stack.push([kid, kidCopy]);
+      if ((++copied & 255) === 0) await yieldSoon();
+    }
+    relinkChildren(to as ParentNode, copies);
+  }
+  return copy;
 }
 
 /** Removes a node from its parent. */

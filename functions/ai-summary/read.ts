@@ -12,7 +12,13 @@ import { articleMeta, firstParagraph } from "./article_meta.ts";
 import { articleHtml, sanitize } from "./clean_html.ts";
 import { bodyKind, plainText } from "./page_text.ts";
 import { blockText, extractArticle } from "./readable.ts";
-import { Deadline, DEFAULT_TREE_LIMITS, parseTree, TreeLimitError } from "./tree.ts";
+import {
+  DEFAULT_TREE_LIMITS,
+  parseTree,
+  readerYield,
+  TreeLimitError,
+  type TreeLimits,
+} from "./tree.ts";
 
 /** The formats `content` comes in. */
 export const READ_FORMATS = ["markdown", "text", "html"] as const;
@@ -50,12 +56,13 @@ const markdown = new NodeHtmlMarkdown({
 
 /**
  * The article of a fetched page in `format`. A binary body is 502 PARSE_ERROR (no text to
- * read); so is a page over the reader's bounds (nesting depth, nodes, time).
+ * read); so is a page over the reader's bounds (`limits`: nesting depth, nodes, time).
  */
 export async function readArticle(
   requested: string,
   page: FetchResult,
   format: ReadFormat,
+  limits: TreeLimits = DEFAULT_TREE_LIMITS,
 ): Promise<ReadResult> {
   const kind = bodyKind(page.contentType, page.body, page.charset);
   if (kind === "binary") {
@@ -80,13 +87,13 @@ export async function readArticle(
     };
   }
   try {
-    const deadline = new Deadline(DEFAULT_TREE_LIMITS.maxMs);
-    const doc = await parseTree(page.text, DEFAULT_TREE_LIMITS, deadline);
+    const yieldSoon = readerYield(limits.maxMs);
+    const doc = await parseTree(page.text, limits, yieldSoon);
     const meta = articleMeta(doc);
     // Relative addresses resolve as the browser would: against <base href>, else the page.
     const base = documentBase(doc, page.finalUrl);
-    const { title, article, byline } = extractArticle(doc, deadline, page.finalUrl);
-    const text = article ? blockText(article) : "";
+    const { title, article, byline } = await extractArticle(doc, yieldSoon, page.finalUrl);
+    const text = article ? await blockText(article, yieldSoon) : "";
     let content = text;
     if (article && format !== "text") {
       const html = articleHtml(sanitize(article, base));
@@ -116,3 +123,5 @@ function words(text: string): number {
 function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
+
+export { readerLimits } from "./tree.ts";
