@@ -19,6 +19,7 @@ import type { Element } from "domhandler";
 import { BLOCKS } from "../../shared/net/html.ts";
 import { mapSoon } from "../../shared/contract/cooperative.ts";
 import { descendants, detach, innerText, isElement, isTextNode } from "./dom.ts";
+import { readerYield } from "./tree.ts";
 
 /**
  * Class/id words that name a block beside the story, matched as whole words of the names
@@ -122,7 +123,7 @@ const SEPARATOR = /^[\s_\-–—*•·=~|]+$/;
  */
 export async function removeBoilerplate(
   article: Element,
-  yieldSoon: () => Promise<void>,
+  yieldSoon: () => Promise<void> = readerYield(),
 ): Promise<void> {
   // One bottom-up pass: each element's text size and whether a block sits inside it.
   const all = descendants(article);

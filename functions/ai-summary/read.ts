@@ -4,12 +4,16 @@
  * `/summary` sends its model (readable.ts); Markdown is written by node-html-markdown (no DOM
  * needed, GitHub tables and fenced code built in) from the sanitised HTML (clean_html.ts).
  */
+import render from "dom-serializer";
+import type { AnyNode, Element } from "domhandler";
 import { NodeHtmlMarkdown } from "node-html-markdown";
+import type { YieldSoon } from "../../shared/contract/cooperative.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { documentBase } from "../../shared/net/html.ts";
 import type { FetchResult } from "../../shared/net/safe_fetch.ts";
 import { articleMeta, firstParagraph } from "./article_meta.ts";
 import { articleHtml, sanitize } from "./clean_html.ts";
+import { descendants, isElement } from "./dom.ts";
 import { bodyKind, plainText } from "./page_text.ts";
 import { blockText, extractArticle } from "./readable.ts";
 import {
@@ -96,8 +100,10 @@ export async function readArticle(
     const text = article ? await blockText(article, yieldSoon) : "";
     let content = text;
     if (article && format !== "text") {
-      const html = articleHtml(sanitize(article, base));
-      content = format === "html" ? html : markdown.translate(html).trim();
+      await sanitize(article, base, yieldSoon);
+      content = format === "html"
+        ? await articleHtml(article, yieldSoon)
+        : await articleMarkdown(article, yieldSoon);
     }
     return {
       ...fields,
@@ -114,6 +120,57 @@ export async function readArticle(
     if (err instanceof TreeLimitError) throw new ApiError("PARSE_ERROR", err.message);
     throw err;
   }
+}
+
+/** Nodes of an article written to Markdown in one piece (every real page's article). */
+const MARKDOWN_WHOLE = 5000;
+/** Nodes of one piece when a larger article is written a piece at a time. */
+const MARKDOWN_PIECE = 500;
+
+/**
+ * The sanitised article in Markdown. node-html-markdown's time grows with the square of its
+ * output (8,000 images took ~4 s, held in one stretch), so an article of more than
+ * MARKDOWN_WHOLE nodes is written in pieces of at most MARKDOWN_PIECE nodes with `yieldSoon`
+ * between, joined by blank lines: a piece is a run of sibling subtrees, and a subtree too big
+ * for one gives its children instead (their wrapper's own Markdown, a list's or a quote's
+ * marks, is then lost: only pages far larger than any article write so).
+ */
+async function articleMarkdown(article: Element, yieldSoon: YieldSoon): Promise<string> {
+  const all = descendants(article);
+  if (all.length <= MARKDOWN_WHOLE) {
+    return markdown.translate(await articleHtml(article, yieldSoon)).trim();
+  }
+  // Nodes in each element's subtree (itself included), bottom-up.
+  const size = new Map<AnyNode, number>();
+  for (let i = all.length - 1; i >= 0; i--) {
+    let n = 1;
+    for (const c of all[i].children) n += size.get(c) ?? 1;
+    size.set(all[i], n);
+  }
+  const out: string[] = [];
+  let piece: AnyNode[] = [];
+  let pieceSize = 0;
+  const write = async () => {
+    const md = markdown.translate(render(piece, { encodeEntities: "utf8" })).trim();
+    if (md !== "") out.push(md);
+    piece = [];
+    pieceSize = 0;
+    await yieldSoon();
+  };
+  const stack = [...article.children].reverse(); // next in document order last
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    const nodes = size.get(n) ?? 1;
+    if (nodes > MARKDOWN_PIECE && isElement(n)) {
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+      continue;
+    }
+    if (pieceSize + nodes > MARKDOWN_PIECE) await write();
+    piece.push(n);
+    pieceSize += nodes;
+  }
+  if (piece.length > 0) await write();
+  return out.join("\n\n");
 }
 
 function words(text: string): number {
