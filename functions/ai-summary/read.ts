@@ -93,9 +93,10 @@ export async function readArticle(
   try {
     const yieldSoon = readerYield(limits.maxMs);
     const doc = await parseTree(page.text, limits, yieldSoon);
-    const meta = articleMeta(doc);
+    const meta = await articleMeta(doc, yieldSoon);
     // Relative addresses resolve as the browser would: against <base href>, else the page.
     const base = documentBase(doc, page.finalUrl);
+    await yieldSoon();
     const { title, article, byline } = await extractArticle(doc, yieldSoon, page.finalUrl);
     const text = article ? await blockText(article, yieldSoon) : "";
     let content = text;

@@ -210,6 +210,7 @@ export async function extractArticle(
   url?: string,
 ): Promise<Article> {
   const title = cleanTitle(doc, url);
+  await yieldSoon();
   const body = bodyOf(doc);
   if (!body) return { title, article: null, byline: null };
   await prepare(body, yieldSoon);
