@@ -18,7 +18,7 @@
 import type { Element } from "domhandler";
 import { BLOCKS } from "../../shared/net/html.ts";
 import { mapSoon } from "../../shared/contract/cooperative.ts";
-import { descendants, detach, innerText, isElement, isTextNode } from "./dom.ts";
+import { descendants, detachAll, innerText, isElement, isTextNode } from "./dom.ts";
 import { readerYield } from "./tree.ts";
 
 /**
@@ -181,8 +181,8 @@ export async function removeBoilerplate(
     const inLinkRun = linkOnly[i] && (linkOnly[i - 1] || linkOnly[i + 1]);
     if (inLinkRun || readsAsBoilerplate(el, texts[i], nearEnd)) drop.push(el);
   }
-  for (const el of removed) if (!el.parent || !removed.has(el.parent as Element)) detach(el);
-  for (const el of drop) detach(el);
+  detachAll([...removed].filter((el) => !el.parent || !removed.has(el.parent as Element)));
+  detachAll(drop);
 }
 
 /**

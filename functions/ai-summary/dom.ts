@@ -118,6 +118,23 @@ export function detach(node: AnyNode): void {
   node.parent = node.prev = node.next = null;
 }
 
+/**
+ * Removes `nodes` from their parents: one pass over each parent's list, as `appendAll` moves
+ * them (removing them one by one costs a search and a splice each, quadratic when a page
+ * holds 150,000 siblings and every other one goes).
+ */
+export function detachAll(nodes: Iterable<AnyNode>): void {
+  const leaving = new Set<AnyNode>();
+  const parents = new Set<ParentNode>();
+  for (const n of nodes) {
+    if (!n.parent) continue;
+    leaving.add(n);
+    parents.add(n.parent);
+  }
+  for (const p of parents) relinkChildren(p, p.children.filter((c) => !leaving.has(c)));
+  for (const n of leaving) n.parent = n.prev = n.next = null;
+}
+
 /** Makes `kids` the children of `parent`, with their parent and sibling links (one pass). */
 export function relinkChildren(parent: ParentNode, kids: AnyNode[]): void {
   parent.children = kids as ChildNode[];

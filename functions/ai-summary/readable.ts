@@ -20,6 +20,7 @@ import {
   cloneTree,
   descendants,
   detach,
+  detachAll,
   elementChildren,
   hasAncestor,
   innerText,
@@ -722,7 +723,7 @@ async function prepArticle(article: Element, flags: number, yieldSoon: YieldSoon
     clean(article, tag);
     await yieldSoon();
   }
-  for (const h of descendants(article, H1_H2)) if (classWeight(h, flags) < 0) detach(h);
+  detachAll(descendants(article, H1_H2).filter((h) => classWeight(h, flags) < 0));
   await yieldSoon();
   await cleanConditionally(article, "table", flags, yieldSoon);
   await cleanConditionally(article, "ul", flags, yieldSoon);
@@ -733,10 +734,11 @@ const H1_H2 = new Set(["h1", "h2"]);
 
 function clean(root: Element, tag: string): void {
   const isEmbed = tag === "object" || tag === "embed" || tag === "iframe";
-  for (const el of descendants(root, new Set([tag]))) {
-    if (isEmbed && Object.values(el.attribs).some((v) => VIDEOS.test(v))) continue;
-    detach(el);
-  }
+  detachAll(
+    descendants(root, new Set([tag])).filter((el) =>
+      !(isEmbed && Object.values(el.attribs).some((v) => VIDEOS.test(v)))
+    ),
+  );
 }
 
 function markDataTables(root: Element): void {
