@@ -378,6 +378,8 @@ export function formatAgreement(a: Agreement): string {
 
 /** Target: share of field values that agree with metascraper on real pages. */
 const TARGET_AGREEMENT = 0.92;
+/** Target: the same share on the held-out half of the corpus. */
+const TARGET_HELD_OUT = 0.93;
 
 /** The URL a real page says it lives at (canonical, og:url), else a placeholder. */
 export function pageUrl(html: string): string {
@@ -706,10 +708,17 @@ export async function measure(): Promise<
     })),
   );
   const corpus = mergeAgreements(halves.map((h) => h.a));
-  // The halves' overall figures: the held-out one is the figure for pages no rule was tuned on.
-  const halfRows = halves.map(({ half, a }) => {
-    const overall = agreementRows(a).at(-2)!;
-    return { ...overall, measure: `${overall.measure}, ${half} half (by name hash)` };
+  // The halves' figures, strict and reviewed: the held-out one is the figure for pages no rule
+  // was made on, held to the issue's target.
+  const halfRows = halves.flatMap(({ half, a }) => {
+    const [strict, reviewed] = agreementRows(a).slice(-2);
+    const target = half === "held-out"
+      ? { target: `>= ${TARGET_HELD_OUT * 100}%`, pass: strict.ratio >= TARGET_HELD_OUT }
+      : {};
+    return [
+      { ...strict, measure: `${strict.measure}, ${half} half (by name hash)`, ...target },
+      { ...reviewed, measure: `${reviewed.measure}, ${half} half` },
+    ];
   });
   return { rows: [...rows, ...agreementRows(corpus), ...halfRows], agreements, corpus };
 }
