@@ -716,8 +716,12 @@ export async function measure(): Promise<
       ? { target: `>= ${TARGET_HELD_OUT * 100}%`, pass: strict.ratio >= TARGET_HELD_OUT }
       : {};
     return [
-      { ...strict, measure: `${strict.measure}, ${half} half (by name hash)`, ...target },
-      { ...reviewed, measure: `${reviewed.measure}, ${half} half` },
+      {
+        ...strict,
+        measure: `/metadata agrees with metascraper, ${half} half (${a.pages} pages, by name hash)`,
+        ...target,
+      },
+      { ...reviewed, measure: `/metadata agrees with metascraper or it is wrong, ${half} half` },
     ];
   });
   return { rows: [...rows, ...agreementRows(corpus), ...halfRows], agreements, corpus };
