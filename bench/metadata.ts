@@ -495,7 +495,7 @@ export const METASCRAPER_WRONG: {
     reason: "takes a top heading's or the navigation's text ('For Authors') for the author",
     applies: (o, t, page) =>
       t.author !== null && o.author !== t.author &&
-      textsOf(page, "h1, h2, nav, [role=navigation]").some((x) => x.includes(t.author!)),
+      textsOf(page, HEADING_OR_NAV).some((x) => x === t.author),
   },
   {
     field: "author",
@@ -512,7 +512,7 @@ export const METASCRAPER_WRONG: {
     reason: "takes a top heading's or the navigation's text for the publisher",
     applies: (o, t, page) =>
       t.publisher !== null && o.publisher !== t.publisher &&
-      textsOf(page, "h1, h2, nav, [role=navigation]").some((x) => x === t.publisher),
+      textsOf(page, HEADING_OR_NAV).some((x) => x === t.publisher),
   },
   {
     field: "date",
@@ -557,6 +557,10 @@ const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 function textsOf(page: BenchPage, selector: string): string[] {
   return select(parseHtml(page.html), selector).map((el) => collapse(text(el)));
 }
+
+/** A top heading, the navigation, and every element inside them. */
+const HEADING_OR_NAV = ["h1", "h2", "nav", "[role=navigation]"].flatMap((s) => [s, `${s} *`])
+  .join(", ");
 
 /** Whether the page declares a description that is not blank (Open Graph, Twitter, <meta>). */
 function declaresDescription(page: BenchPage): boolean {
