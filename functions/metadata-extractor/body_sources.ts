@@ -95,7 +95,9 @@ function inHeadingOrNav(el: Element): boolean {
  * Two words at least once the byline is cleaned: "Staff", a lone handle, or one word before a
  * date stamp ("CBS/AP/ June 6, 2013, 10:59 AM") is not a byline.
  */
-const twoWords = (v: string) => /^\S+\s+\S+/.test(cleanAuthor(v) ?? "");
+const twoWords = (v: string) => TWO_WORDS.test(v) && TWO_WORDS.test(cleanAuthor(v) ?? "");
+/** Cleaning never adds a word, so a one-word value is refused before it is cleaned. */
+const TWO_WORDS = /^\S+\s+\S+/;
 
 /** A body selector and how its value is read. */
 export interface BodyRule {
