@@ -182,4 +182,5 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
+/** The reader's limits for a budget (tree.ts), for the app, which loads this module lazily. */
 export { readerLimits } from "./tree.ts";
