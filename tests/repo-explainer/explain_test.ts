@@ -7,10 +7,12 @@ import { createApp } from "../../functions/repo-explainer/app.ts";
 import { EXPLAIN_SYSTEM_PROMPT } from "../../functions/repo-explainer/prompt.ts";
 import { type AI, createAi, extractiveAi } from "../../shared/bindings/ai/mod.ts";
 import { section } from "../../functions/repo-explainer/repo_text.ts";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { loadO200k } from "../../functions/repo-explainer/o200k.ts";
 import { type FakeRepo, type GithubMode, startGithubFake } from "../support/github_fake.ts";
 import { FAKE_MODEL, type FakeBehaviour, startOpenAiFake } from "../support/openai_fake.ts";
 import { openPolicy } from "../support/policy.ts";
+
+const { count: countTokens } = await loadO200k();
 
 const PACKAGE_JSON = `{
   "name": "rocket",

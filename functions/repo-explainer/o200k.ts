@@ -1,0 +1,110 @@
+/**
+ * OpenAI's `o200k_base` encoding (GPT-4o and later), counting only: tiktoken's pre-tokenizer
+ * pattern and byte-pair merge over the rank table in `o200k_base.json`. bench/o200k/build.ts
+ * builds the table from `gpt-tokenizer`'s, and bench/o200k_test.ts checks every count against
+ * `gpt-tokenizer` on this repository's sources and hard cases.
+ *
+ * Why not a package: `gpt-tokenizer` ships every encoding in several module formats (29 MiB
+ * installed, for one table of 1.6 MB); `js-tiktoken` ships them all too (22 MiB); and
+ * `@microsoft/tiktokenizer`, which takes a table from outside, measured 110 MB of heap and
+ * 1.2-4x the load time of `gpt-tokenizer` (a nested map per token). Tokens here are keys of
+ * one map, each token's bytes as a one-byte-per-character string (bench/README.md's tokenizer
+ * rows compare load time and heap with `gpt-tokenizer`'s in the same run).
+ */
+import { onFirstUse } from "../../shared/contract/lazy.ts";
+
+/** tiktoken's `o200k_base` pre-tokenizer: words with their leading mark, 1-3 digits, runs. */
+const PATTERN = new RegExp(
+  [
+    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+" +
+    "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?",
+    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*" +
+    "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?",
+    "\\p{N}{1,3}",
+    " ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*",
+    "\\s*[\\r\\n]+",
+    "\\s+(?!\\S)",
+    "\\s+",
+  ].join("|"),
+  "gu",
+);
+
+/** An encoder that counts tokens; special-token names count as plain text. */
+export interface O200k {
+  /** The number of tokens of `text`. */
+  count(text: string): number;
+}
+
+/** Loads the rank table and builds the counter, once (about 1 s and 30 MB of heap). */
+export const loadO200k: () => Promise<O200k> = onFirstUse(async () => {
+  const table = (await import("./o200k_base.json", { with: { type: "json" } })).default;
+  const ranks = rankMap(Uint8Array.fromBase64(table.ranks), table.tokens);
+  const utf8 = new TextEncoder();
+  return {
+    count(text: string): number {
+      let tokens = 0;
+      for (const [piece] of text.matchAll(PATTERN)) {
+        const bytes = utf8.encode(piece);
+        // An ASCII piece is its own byte string.
+        const key = bytes.length === piece.length ? piece : byteString(bytes);
+        tokens += mergedLength(key, ranks);
+      }
+      return tokens;
+    },
+  };
+});
+
+/**
+ * The ranks of the table's tokens (each is one length byte and its bytes, in rank order),
+ * keyed by {@link byteString}.
+ */
+export function rankMap(bytes: Uint8Array, tokens: number): Map<string, number> {
+  const all = byteString(bytes);
+  const ranks = new Map<string, number>();
+  let at = 0;
+  while (at < all.length) {
+    const length = all.charCodeAt(at);
+    ranks.set(all.slice(at + 1, at + 1 + length), ranks.size);
+    at += 1 + length;
+  }
+  if (ranks.size !== tokens || at !== all.length) throw new Error("o200k_base.json is damaged");
+  return ranks;
+}
+
+/** Bytes as a string of one character per byte (what the rank map is keyed by). */
+export function byteString(bytes: Uint8Array): string {
+  // Each byte widened to a UTF-16 code unit is the character of that code.
+  return new TextDecoder("utf-16le").decode(Uint16Array.from(bytes));
+}
+
+/**
+ * How many tokens byte-pair merging leaves of `piece` (tiktoken's merge: the adjacent pair of
+ * lowest rank merges first, until no pair is a token). Quadratic in the piece's length: the
+ * caller bounds pieces (tokens.ts `MAX_RUN`).
+ */
+export function mergedLength(piece: string, ranks: Map<string, number>): number {
+  if (piece.length <= 1 || ranks.has(piece)) return 1;
+  // starts[i] is where part i begins; pairRank[i] the rank of parts i and i + 1 together.
+  const starts: number[] = [];
+  for (let i = 0; i <= piece.length; i++) starts.push(i);
+  const pairRank = (i: number) =>
+    i + 2 < starts.length ? ranks.get(piece.slice(starts[i], starts[i + 2])) ?? Infinity : Infinity;
+  const pairRanks: number[] = [];
+  for (let i = 0; i < starts.length - 1; i++) pairRanks.push(pairRank(i));
+  while (true) {
+    let best = Infinity;
+    let at = -1;
+    for (let i = 0; i < pairRanks.length; i++) {
+      if (pairRanks[i] < best) {
+        best = pairRanks[i];
+        at = i;
+      }
+    }
+    if (at < 0) break;
+    starts.splice(at + 1, 1);
+    pairRanks.splice(at + 1, 1);
+    pairRanks[at] = pairRank(at);
+    if (at > 0) pairRanks[at - 1] = pairRank(at - 1);
+  }
+  return starts.length - 1;
+}
