@@ -29,6 +29,9 @@ const PATTERN = new RegExp(
   "gu",
 );
 
+/** Pieces whose counts are kept (a few hundred kB at most). */
+const CACHE_SIZE = 8192;
+
 /** An encoder that counts tokens; special-token names count as plain text. */
 export interface O200k {
   /** The number of tokens of `text`. */
@@ -40,14 +43,24 @@ export const loadO200k: () => Promise<O200k> = onFirstUse(async () => {
   const table = (await import("./o200k_base.json", { with: { type: "json" } })).default;
   const ranks = rankMap(Uint8Array.fromBase64(table.ranks), table.tokens);
   const utf8 = new TextEncoder();
+  // Pieces that are not one token recur (identifiers, words of a language): their counts are
+  // kept, up to CACHE_SIZE pieces, then forgotten all at once.
+  const known = new Map<string, number>();
   return {
     count(text: string): number {
       let tokens = 0;
       for (const [piece] of text.matchAll(PATTERN)) {
-        const bytes = utf8.encode(piece);
-        // An ASCII piece is its own byte string.
-        const key = bytes.length === piece.length ? piece : byteString(bytes);
-        tokens += mergedLength(key, ranks);
+        let n = known.get(piece);
+        if (n === undefined) {
+          const bytes = utf8.encode(piece);
+          // An ASCII piece is its own byte string.
+          n = mergedLength(bytes.length === piece.length ? piece : byteString(bytes), ranks);
+          if (n > 1) {
+            if (known.size >= CACHE_SIZE) known.clear();
+            known.set(piece, n);
+          }
+        }
+        tokens += n;
       }
       return tokens;
     },
@@ -83,28 +96,37 @@ export function byteString(bytes: Uint8Array): string {
  * caller bounds pieces (tokens.ts `MAX_RUN`).
  */
 export function mergedLength(piece: string, ranks: Map<string, number>): number {
-  if (piece.length <= 1 || ranks.has(piece)) return 1;
-  // starts[i] is where part i begins; pairRank[i] the rank of parts i and i + 1 together.
-  const starts: number[] = [];
-  for (let i = 0; i <= piece.length; i++) starts.push(i);
-  const pairRank = (i: number) =>
-    i + 2 < starts.length ? ranks.get(piece.slice(starts[i], starts[i + 2])) ?? Infinity : Infinity;
-  const pairRanks: number[] = [];
-  for (let i = 0; i < starts.length - 1; i++) pairRanks.push(pairRank(i));
+  const n = piece.length;
+  if (n <= 1 || ranks.has(piece)) return 1;
+  const NONE = 0x7fffffff;
+  // The parts as a linked list of their starts: next[i] and prev[i] of the part at i, and
+  // rank[i] the rank of it and the next part together (NONE: not a token).
+  const next = new Int32Array(n + 1);
+  const prev = new Int32Array(n);
+  const rank = new Int32Array(n);
+  for (let i = 0; i <= n; i++) next[i] = i + 1;
+  for (let i = 0; i < n; i++) prev[i] = i - 1;
+  const pairRank = (i: number) => {
+    const j = next[i];
+    return j >= n ? NONE : ranks.get(piece.slice(i, next[j])) ?? NONE;
+  };
+  for (let i = 0; i < n; i++) rank[i] = pairRank(i);
+  let parts = n;
   while (true) {
-    let best = Infinity;
+    let best = NONE;
     let at = -1;
-    for (let i = 0; i < pairRanks.length; i++) {
-      if (pairRanks[i] < best) {
-        best = pairRanks[i];
+    for (let i = 0; i < n; i = next[i]) {
+      if (rank[i] < best) {
+        best = rank[i];
         at = i;
       }
     }
-    if (at < 0) break;
-    starts.splice(at + 1, 1);
-    pairRanks.splice(at + 1, 1);
-    pairRanks[at] = pairRank(at);
-    if (at > 0) pairRanks[at - 1] = pairRank(at - 1);
+    if (at < 0) return parts;
+    const gone = next[at];
+    next[at] = next[gone];
+    if (next[at] < n) prev[next[at]] = at;
+    parts--;
+    rank[at] = pairRank(at);
+    if (prev[at] >= 0) rank[prev[at]] = pairRank(prev[at]);
   }
-  return starts.length - 1;
 }
