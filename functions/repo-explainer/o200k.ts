@@ -29,6 +29,8 @@ const PATTERN = new RegExp(
   "gu",
 );
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** Pieces whose counts are kept (a few hundred kB at most). */
 const CACHE_SIZE = 8192;
 
@@ -43,22 +45,24 @@ export const loadO200k: () => Promise<O200k> = onFirstUse(async () => {
   const table = (await import("./o200k_base.json", { with: { type: "json" } })).default;
   const ranks = rankMap(Uint8Array.fromBase64(table.ranks), table.tokens);
   const utf8 = new TextEncoder();
-  // Pieces that are not one token recur (identifiers, words of a language): their counts are
-  // kept, up to CACHE_SIZE pieces, then forgotten all at once.
+  // Pieces recur (identifiers, words of a language): their counts are kept, up to CACHE_SIZE
+  // pieces, then forgotten all at once.
   const known = new Map<string, number>();
   return {
     count(text: string): number {
       let tokens = 0;
       for (const [piece] of text.matchAll(PATTERN)) {
+        // An ASCII piece is its own byte string, and most are one token.
+        const ascii = !NON_ASCII.test(piece);
+        if (ascii && ranks.has(piece)) {
+          tokens++;
+          continue;
+        }
         let n = known.get(piece);
         if (n === undefined) {
-          const bytes = utf8.encode(piece);
-          // An ASCII piece is its own byte string.
-          n = mergedLength(bytes.length === piece.length ? piece : byteString(bytes), ranks);
-          if (n > 1) {
-            if (known.size >= CACHE_SIZE) known.clear();
-            known.set(piece, n);
-          }
+          n = mergedLength(ascii ? piece : byteString(utf8.encode(piece)), ranks);
+          if (known.size >= CACHE_SIZE) known.clear();
+          known.set(piece, n);
         }
         tokens += n;
       }
