@@ -13,7 +13,10 @@ const ROOT = new URL("../", import.meta.url);
 const options = { disallowedSpecial: new Set<string>() };
 
 Deno.test("o200k_base.json is what bench/o200k/build.ts builds from the package", async () => {
-  assert.ok(await Deno.readTextFile(DATA_FILE) === buildO200kData(), "stale: deno task build:o200k");
+  assert.ok(
+    await Deno.readTextFile(DATA_FILE) === buildO200kData(),
+    "stale: deno task build:o200k",
+  );
 });
 
 Deno.test("o200k: hard cases count as gpt-tokenizer counts them", async () => {

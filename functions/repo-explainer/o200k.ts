@@ -29,7 +29,7 @@ const PATTERN = new RegExp(
   "gu",
 );
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** Pieces whose counts are kept (a few hundred kB at most). */
 const CACHE_SIZE = 8192;
