@@ -31,25 +31,26 @@ const PATTERN = new RegExp(
 
 const NON_ASCII = /[\u0080-\uffff]/;
 
-/** Pieces whose counts are kept (a few hundred kB at most). */
-const CACHE_SIZE = 8192;
+/** Pieces whose counts a memo keeps at most (then it is cleared). */
+const MEMO_SIZE = 8192;
 
 /** An encoder that counts tokens; special-token names count as plain text. */
 export interface O200k {
-  /** The number of tokens of `text`. */
-  count(text: string): number;
+  /**
+   * The number of tokens of `text`. Pieces recur (identifiers, words of a language): `memo`
+   * keeps the counts of those it merged, for the next texts of the same caller. It holds the
+   * pieces, and with them the texts they were cut from, so give each request its own.
+   */
+  count(text: string, memo?: Map<string, number>): number;
 }
 
-/** Loads the rank table and builds the counter, once (about 1 s and 30 MB of heap). */
+/** Loads the rank table and builds the counter, once (about 1 s and 26 MB of heap). */
 export const loadO200k: () => Promise<O200k> = onFirstUse(async () => {
   const table = (await import("./o200k_base.json", { with: { type: "json" } })).default;
   const ranks = rankMap(Uint8Array.fromBase64(table.ranks), table.tokens);
   const utf8 = new TextEncoder();
-  // Pieces recur (identifiers, words of a language): their counts are kept, up to CACHE_SIZE
-  // pieces, then forgotten all at once.
-  const known = new Map<string, number>();
   return {
-    count(text: string): number {
+    count(text: string, memo = new Map<string, number>()): number {
       let tokens = 0;
       for (const [piece] of text.matchAll(PATTERN)) {
         // An ASCII piece is its own byte string, and most are one token.
@@ -58,11 +59,11 @@ export const loadO200k: () => Promise<O200k> = onFirstUse(async () => {
           tokens++;
           continue;
         }
-        let n = known.get(piece);
+        let n = memo.get(piece);
         if (n === undefined) {
           n = mergedLength(ascii ? piece : byteString(utf8.encode(piece)), ranks);
-          if (known.size >= CACHE_SIZE) known.clear();
-          known.set(piece, n);
+          if (memo.size >= MEMO_SIZE) memo.clear();
+          memo.set(piece, n);
         }
         tokens += n;
       }

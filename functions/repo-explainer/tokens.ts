@@ -47,6 +47,7 @@ export async function tokenCounter(
   clock: () => number = () => performance.now(),
 ): Promise<TokenCounter> {
   const encoding = await loadO200k();
+  const memo = new Map<string, number>();
   const started = clock();
   const yieldSoon = cooperative();
   let exact = true;
@@ -62,7 +63,7 @@ export async function tokenCounter(
           total += Math.ceil(chunk.length / ESTIMATE_CHARS_PER_TOKEN);
           continue;
         }
-        total += encoding.count(chunk);
+        total += encoding.count(chunk, memo);
         await yieldSoon();
       }
       return total;

@@ -32,3 +32,14 @@ Deno.test("o200k: the table is length-framed, and a damaged one is refused", () 
   assert.throws(() => rankMap(table, 3), /damaged/);
   assert.throws(() => rankMap(table.subarray(0, 4), 2), /damaged/);
 });
+
+Deno.test("o200k: a memo gives the same counts, and stays bounded", async () => {
+  const { count } = await loadO200k();
+  const memo = new Map<string, number>();
+  const text = "naïve déjà-vu, Überraschung: ".repeat(20) + "日本語のテキスト";
+  assert.equal(count(text, memo), count(text));
+  assert.ok(memo.size > 0, "merged pieces are kept");
+  assert.equal(count(text, memo), count(text), "and counted the same from the memo");
+  for (let i = 0; i < 10_000; i++) count(`ü${i}ü`, memo);
+  assert.ok(memo.size <= 8192, `${memo.size} pieces kept`);
+});
