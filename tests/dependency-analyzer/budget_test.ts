@@ -7,15 +7,13 @@ import assert from "node:assert/strict";
 import { latenciesDuring } from "../support/loop_latency.ts";
 import { createApp } from "../../functions/dependency-analyzer/app.ts";
 import { compileTechRules } from "../../functions/dependency-analyzer/tech_rules.ts";
-import {
-  detectTechnologies,
-  type PageSignals,
-} from "../../functions/dependency-analyzer/tech_detect.ts";
+import { detectTechnologies } from "../../functions/dependency-analyzer/tech_detect.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { cooperative } from "../../shared/contract/cooperative.ts";
 import { startFixtureServer } from "../support/fixture_server.ts";
 import { repeatedPage } from "../support/parse_bounds.ts";
 import { openPolicy } from "../support/policy.ts";
+import { pageSignals } from "./signals.ts";
 
 Deno.test("/analyze past its budget: 502 PARSE_ERROR naming it, GET / answered meanwhile", async () => {
   const page = new TextEncoder().encode(repeatedPage('<script src="/a.js?v=1"></script>', 150_000));
@@ -56,16 +54,7 @@ Deno.test("a rule set that runs slow is stopped at the first check past the budg
     Array.from({ length: 100 }, (_, i) => [`Slow ${i}`, { html: `slow(?:x|x|x){1,7}${i}y` }]),
   );
   const rules = compileTechRules(raw, {});
-  const signals: PageSignals = {
-    url: "https://x.test/",
-    html: ("slow" + "x".repeat(12)).repeat(40),
-    scriptSrc: [],
-    scripts: [],
-    css: [],
-    meta: new Map(),
-    headers: new Map(),
-    cookies: new Map(),
-  };
+  const signals = pageSignals({ html: ("slow" + "x".repeat(12)).repeat(40) });
   let started = performance.now();
   await detectTechnologies(rules, signals, cooperative());
   const whole = performance.now() - started;
