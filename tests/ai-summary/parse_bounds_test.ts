@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { createApp } from "../../functions/ai-summary/app.ts";
 import { extractiveAi } from "../../shared/bindings/ai/mod.ts";
 import { startFixtureServer } from "../support/fixture_server.ts";
+import { latenciesDuring } from "../support/loop_latency.ts";
 import { repeatedElementsTests, repeatedPage } from "../support/parse_bounds.ts";
 import { openPolicy } from "../support/policy.ts";
 
@@ -81,26 +82,19 @@ for (const path of ["/summary", "/read"]) {
       const idle: number[] = [];
       for (let i = 0; i < 10; i++) idle.push(await getRoot());
 
-      let busy = true;
       const stop = loopProbe();
-      const started = performance.now();
-      const hostile = fetch(`${base}${path}?url=${encodeURIComponent(fixtures.url("/hostile"))}`)
-        .then(async (res) => [res.status, await res.json()] as const)
-        .finally(() => busy = false);
-      const latencies: number[] = [];
-      while (busy && latencies.length < 400) {
-        latencies.push(await getRoot());
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      const [status, body] = await hostile;
-      const took = performance.now() - started;
+      const { result: [status, body], latencies, median: during, workMs: took } =
+        await latenciesDuring(base, async () => {
+          const target = encodeURIComponent(fixtures.url("/hostile"));
+          const res = await fetch(`${base}${path}?url=${target}`);
+          return [res.status, await res.json()] as const;
+        });
       const gaps = stop();
 
       if (status !== 200) {
         assert.equal(status, 502, JSON.stringify(body));
         assert.match(body.error, OVER_BOUND);
       }
-      const during = median(latencies);
       const shown = `${path} ${status} in ${ms(took)} ms; GET / median ${ms(during)} ms ` +
         `(idle ${ms(median(idle))} ms), worst ${ms(Math.max(...latencies))} ms, ` +
         `${latencies.length} samples; longest loop stretches ${gaps.slice(0, 5).map(ms)} ms`;
