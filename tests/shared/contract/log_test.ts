@@ -1,6 +1,6 @@
 /** shared/contract/log.ts: what a line takes from the request it is written in, and what not. */
 import assert from "node:assert/strict";
-import { logEvent, withRequestLog } from "../../../shared/contract/log.ts";
+import { logEvent, requestLine, withRequestLog } from "../../../shared/contract/log.ts";
 
 Deno.test("logEvent: time, then requestId, then the fields; the request's id and sink by default", () => {
   const request: string[] = [];
@@ -30,4 +30,19 @@ Deno.test("logEvent: outside a request, a line has no requestId unless the field
     "time",
     "event",
   ]]);
+});
+
+Deno.test("requestLine: the line logEvent writes for a request without error, path escaped", () => {
+  for (const path of ["/abc", '/a"b\\c', "/ü/\n"]) {
+    const lines: string[] = [];
+    logEvent(
+      { requestId: "id-1", method: "GET", path, status: 302, durationMs: 0.07, code: null },
+      (l) => lines.push(l),
+    );
+    const built = JSON.parse(requestLine("id-1", "GET", path, 302, 0.07));
+    const logged = JSON.parse(lines[0]);
+    assert.ok(Math.abs(Date.parse(built.time) - Date.parse(logged.time)) < 1_000);
+    assert.deepEqual({ ...built, time: 0 }, { ...logged, time: 0 });
+    assert.deepEqual(Object.keys(built), Object.keys(logged));
+  }
 });
