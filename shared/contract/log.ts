@@ -42,13 +42,24 @@ export function withRequestLog<T>(requestId: string, sink: LogSink, fn: () => T)
 
 let lastMs = 0;
 let lastIso = "";
+let secondStart = -1;
+let secondIso = "";
 
-/** `new Date().toISOString()`, formatted at most once per millisecond (it costs ~1 µs). */
+/**
+ * `new Date().toISOString()`, built at most once per millisecond from the second's prefix,
+ * which is formatted once per second (`toISOString` costs ~1 µs, a served request a few).
+ */
 function isoNow(): string {
   const ms = Date.now();
   if (ms !== lastMs) {
     lastMs = ms;
-    lastIso = new Date(ms).toISOString();
+    const inSecond = ms - secondStart;
+    if (inSecond < 0 || inSecond >= 1000) {
+      secondStart = ms - (ms % 1000);
+      secondIso = new Date(secondStart).toISOString().slice(0, 20); // "YYYY-MM-DDTHH:MM:SS."
+    }
+    const milli = ms - secondStart;
+    lastIso = secondIso + (milli < 10 ? "00" : milli < 100 ? "0" : "") + milli + "Z";
   }
   return lastIso;
 }

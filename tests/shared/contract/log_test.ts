@@ -46,3 +46,16 @@ Deno.test("requestLine: the line logEvent writes for a request without error, pa
     assert.deepEqual(Object.keys(built), Object.keys(logged));
   }
 });
+
+Deno.test("logEvent: the time is the ISO instant of the write, milliseconds included", async () => {
+  for (let i = 0; i < 70; i++) {
+    const lines: string[] = [];
+    const before = Date.now();
+    logEvent({ event: "tick" }, (l) => lines.push(l));
+    const after = Date.now();
+    const time: string = JSON.parse(lines[0]).time;
+    assert.equal(new Date(Date.parse(time)).toISOString(), time, "the exact ISO format");
+    assert.ok(Date.parse(time) >= before && Date.parse(time) <= after, time);
+    await new Promise((r) => setTimeout(r, 3 + (i % 7) * 5)); // across milliseconds and seconds
+  }
+});
