@@ -46,11 +46,10 @@ let secondStart = -1;
 let secondIso = "";
 
 /**
- * `new Date().toISOString()`, built at most once per millisecond from the second's prefix,
+ * `new Date(ms).toISOString()`, built at most once per millisecond from the second's prefix,
  * which is formatted once per second (`toISOString` costs ~1 µs, a served request a few).
  */
-function isoNow(): string {
-  const ms = Date.now();
+function isoOf(ms: number): string {
   if (ms !== lastMs) {
     lastMs = ms;
     const inSecond = ms - secondStart;
@@ -72,7 +71,11 @@ export function logEvent(fields: Record<string, unknown>, sink?: LogSink): void 
   // With its own sink and requestId (the request log, the shortener's hot path), the line
   // takes nothing from the request context, which is then not read (~0.1 µs a line).
   const current = sink !== undefined && "requestId" in fields ? undefined : context?.getStore();
-  const line = JSON.stringify({ time: isoNow(), requestId: current?.requestId, ...fields });
+  const line = JSON.stringify({
+    time: isoOf(Date.now()),
+    requestId: current?.requestId,
+    ...fields,
+  });
   (sink ?? current?.sink ?? stderrSink)(line);
 }
 
@@ -82,7 +85,7 @@ export function logEvent(fields: Record<string, unknown>, sink?: LogSink): void 
  * `{requestId, method, path, status, durationMs, code: null}`, built without an object or a
  * `JSON.stringify` of it (on a cached redirect that was a sixth of the handler's time).
  * `requestId` and `method` must need no JSON escaping (a UUID, a sane caller's id, an HTTP
- * token); `path` is escaped.
+ * token); `path` is escaped. `now` is the time of the line (ms since the epoch).
  */
 export function requestLine(
   requestId: string,
@@ -90,8 +93,9 @@ export function requestLine(
   path: string,
   status: number,
   durationMs: number,
+  now: number = Date.now(),
 ): string {
-  return `{"time":"${isoNow()}","requestId":"${requestId}","method":"${method}","path":${
+  return `{"time":"${isoOf(now)}","requestId":"${requestId}","method":"${method}","path":${
     JSON.stringify(path)
   },"status":${status},"durationMs":${durationMs},"code":null}`;
 }
