@@ -125,9 +125,10 @@ async function parseEach(
 ): Promise<ParsedCsp> {
   const out: ParsedCsp = { policies: [], invalid: [] };
   for (const value of values) {
+    // A loop, not a spread: one value may hold millions of comma-separated policies.
     const { policies, invalid } = parseCsp([value], fromMeta);
-    out.policies.push(...policies);
-    out.invalid.push(...invalid);
+    for (const p of policies) out.policies.push(p);
+    for (const text of invalid) out.invalid.push(text);
     await yieldSoon();
   }
   return out;
