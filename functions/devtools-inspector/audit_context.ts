@@ -117,7 +117,10 @@ async function httpUrls(
 /** Items of a page-sized list handled between two calls of the yield (each call is cheap). */
 const YIELD_EVERY = 256;
 
-/** `parseCsp` of each value in turn, with a yield between them (a page may hold thousands). */
+/**
+ * `parseCsp` of each policy in turn (every comma-separated one of every value), with a yield
+ * between them: a page may hold thousands of values, and one value millions of policies.
+ */
 async function parseEach(
   values: readonly string[],
   fromMeta: boolean,
@@ -125,11 +128,12 @@ async function parseEach(
 ): Promise<ParsedCsp> {
   const out: ParsedCsp = { policies: [], invalid: [] };
   for (const value of values) {
-    // A loop, not a spread: one value may hold millions of comma-separated policies.
-    const { policies, invalid } = parseCsp([value], fromMeta);
-    for (const p of policies) out.policies.push(p);
-    for (const text of invalid) out.invalid.push(text);
-    await yieldSoon();
+    for (const serialized of value.split(",")) {
+      const { policies, invalid } = parseCsp([serialized], fromMeta);
+      if (policies.length) out.policies.push(policies[0]);
+      if (invalid.length) out.invalid.push(invalid[0]);
+      await yieldSoon();
+    }
   }
   return out;
 }

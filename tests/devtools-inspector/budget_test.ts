@@ -15,6 +15,7 @@ import type { FetchResult } from "../../shared/net/safe_fetch.ts";
 import { overBudgetTest, repeatedPage } from "../support/parse_bounds.ts";
 
 overBudgetTest(createApp, "/inspect", {
+  label: "150,000 third-party stylesheets",
   bindings: { analysisBudgetMs: 1_000 },
   page: repeatedPage('<link rel="stylesheet" href="https://cdn.other.example/a.css">', 150_000),
   message: /^Page took longer than 1000 ms to (parse|inspect)$/,
@@ -91,4 +92,15 @@ Deno.test("the audit of a large page stops at the first yield past the budget", 
     stopped < wholeMs / 2,
     `stopped after ${stopped.toFixed(0)} of ${wholeMs.toFixed(0)} ms`,
   );
+});
+
+// A small page whose one <meta> holds 60,000 policies: parsed at once, then intersected one by
+// one in the audit, which the budget stops.
+overBudgetTest(createApp, "/inspect", {
+  label: "a CSP of 60,000 policies",
+  bindings: { analysisBudgetMs: 1_000 },
+  page: `<!doctype html><title>csp</title><meta http-equiv="content-security-policy" content="${
+    "default-src 'self' https:,".repeat(60_000)
+  }">`,
+  message: /^Page took longer than 1000 ms to inspect$/,
 });

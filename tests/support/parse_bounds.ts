@@ -191,7 +191,9 @@ export function assertRootServed(
 export function overBudgetTest<B extends { fetchPolicy: FetchPolicy }>(
   createApp: CreateAppOf<B>,
   path: string,
-  { bindings, page, message }: {
+  { bindings, page, message, label = "a large page" }: {
+    /** What the page is, for the test's name. */
+    label?: string;
     /** The route's bindings besides the fetch policy, its budget among them. */
     bindings: Omit<B, "fetchPolicy">;
     /** The hostile page: more work than the budget allows. */
@@ -200,7 +202,7 @@ export function overBudgetTest<B extends { fetchPolicy: FetchPolicy }>(
     message: RegExp;
   },
 ): void {
-  Deno.test(`${path} past its budget: 502 PARSE_ERROR naming it, GET / answered meanwhile`, async () => {
+  Deno.test(`${path} past its budget on ${label}: 502 PARSE_ERROR naming it, GET / answered meanwhile`, async () => {
     const html = { headers: { "content-type": "text/html" } };
     const bytes = new TextEncoder().encode(page);
     const fixtures = startFixtureServer({
