@@ -95,15 +95,15 @@ const OWN_SCHEME = /^[\x00-\x20]*[a-z][a-z\d+\-.]*:/i;
 /**
  * The distinct http: URLs among `urls` resolved against `base`, in order. Against an https:
  * base only a URL with a scheme of its own can be http:, so the others are not resolved
- * (a large page has thousands of relative ones).
+ * (a large page has thousands of relative ones). `out` may hold some already, which come first.
  */
 async function httpUrls(
   urls: readonly string[],
   base: string,
   yieldSoon: () => Promise<void>,
+  out = new Set<string>(),
 ): Promise<string[]> {
   const httpsBase = base.startsWith("https:");
-  const out = new Set<string>();
   for (let i = 0; i < urls.length; i++) {
     if (i % YIELD_EVERY === 0) await yieldSoon();
     const url = urls[i];
@@ -201,13 +201,15 @@ export async function buildAuditContext(
   };
   const scripts = await resolveAll(page?.scriptSources ?? []);
   const stylesheets = await resolveAll(page?.stylesheetSources ?? []);
+  // Scripts are resolved already: only their scheme is read (no copy of a page-sized list).
+  const insecureScripts = new Set<string>();
+  for (let i = 0; https && i < scripts.length; i++) {
+    if (i % YIELD_EVERY === 0) await yieldSoon();
+    if (scripts[i].url.protocol === "http:") insecureScripts.add(scripts[i].url.href);
+  }
   const insecureSubresources = https && page
     ? {
-      active: await httpUrls(
-        [...scripts.map((s) => s.url.href), ...page.active],
-        base,
-        yieldSoon,
-      ),
+      active: await httpUrls(page.active, base, yieldSoon, insecureScripts),
       passive: await httpUrls(page.passive, base, yieldSoon),
     }
     : { active: [], passive: [] };
