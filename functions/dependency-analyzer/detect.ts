@@ -5,6 +5,7 @@
 import { compile } from "css-select";
 import { parse as parseSelector } from "css-what";
 import { Element } from "domhandler";
+import { cooperative } from "../../shared/contract/cooperative.ts";
 import { type Document, parseHtml, selectFirst } from "../../shared/net/html.ts";
 import { ALIASES, type Rule, RULES } from "./rules.ts";
 import type { Evidence } from "./schema.ts";
@@ -89,11 +90,16 @@ export function canonicalName(raw: string, fromUrl: boolean): string {
   return ALIASES[name.toLowerCase()] ?? name;
 }
 
-/** Runs every rule over `input` and returns the detected libraries, sorted by name. */
-export function detectLibraries(
+/**
+ * Runs every rule over `input` and returns the detected libraries, sorted by name. `yieldSoon`
+ * is called every 256 URLs matched (a page may hold 150,000 distinct ones): the request's
+ * cooperative yield, which also checks its time budget.
+ */
+export async function detectLibraries(
   input: DetectionInput,
   rules: readonly Rule[] = RULES,
-): RuleLibrary[] {
+  yieldSoon: () => Promise<void> = cooperative(),
+): Promise<RuleLibrary[]> {
   const hits: Hit[] = [];
   const add = (rule: Rule, m: RuleMatch | null) => {
     if (m) {
@@ -110,8 +116,14 @@ export function detectLibraries(
   const urls = new Set(input.urls);
   const generators = new Set(input.generators);
   let generatorMatched = false;
+  let matched = 0;
   for (const rule of rules) {
-    if (rule.on === "url") { for (const url of urls) add(rule, matchRule(rule, url)); }
+    if (rule.on === "url") {
+      for (const url of urls) {
+        if (++matched % 256 === 0) await yieldSoon();
+        add(rule, matchRule(rule, url));
+      }
+    }
     if (rule.on === "generator" && !rule.fallback) {
       for (const g of generators) {
         const m = matchRule(rule, g);
