@@ -6,15 +6,14 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../functions/dependency-analyzer/app.ts";
 import { compileTechRules } from "../../functions/dependency-analyzer/tech_rules.ts";
-import {
-  detectTechnologies,
-  type PageSignals,
-} from "../../functions/dependency-analyzer/tech_detect.ts";
+import { detectTechnologies } from "../../functions/dependency-analyzer/tech_detect.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { cooperative } from "../../shared/contract/cooperative.ts";
 import { overBudgetTest, repeatedPage } from "../support/parse_bounds.ts";
+import { pageSignals } from "./signals.ts";
 
 overBudgetTest(createApp, "/analyze", {
+  label: "150,000 scripts",
   bindings: { analysisBudgetMs: 1_000 },
   page: repeatedPage('<script src="/a.js?v=1"></script>', 150_000),
   message: /^Page took longer than 1000 ms to (parse|analyze)$/,
@@ -27,16 +26,7 @@ Deno.test("a rule set that runs slow is stopped at the first check past the budg
     Array.from({ length: 100 }, (_, i) => [`Slow ${i}`, { html: `slow(?:x|x|x){1,7}${i}y` }]),
   );
   const rules = compileTechRules(raw, {});
-  const signals: PageSignals = {
-    url: "https://x.test/",
-    html: ("slow" + "x".repeat(12)).repeat(40),
-    scriptSrc: [],
-    scripts: [],
-    css: [],
-    meta: new Map(),
-    headers: new Map(),
-    cookies: new Map(),
-  };
+  const signals = pageSignals({ html: ("slow" + "x".repeat(12)).repeat(40) });
   let started = performance.now();
   await detectTechnologies(rules, signals, cooperative());
   const whole = performance.now() - started;
