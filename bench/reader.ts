@@ -373,7 +373,11 @@ if (import.meta.main && Deno.args[0] === "labels") {
         s.readability.f1.toFixed(3),
     );
   }
-  const sets = [["all", scores], ["held-out", scores.filter((s) => s.heldOut)]] as const;
+  const sets = [
+    ["all", scores],
+    ["tuning", scores.filter((s) => !s.heldOut)],
+    ["held-out", scores.filter((s) => s.heldOut)],
+  ] as const;
   for (const [label, set] of sets) {
     const m = meanScore(set.map((s) => s.ours));
     const r = meanScore(set.map((s) => s.readability));
