@@ -17,6 +17,7 @@
  */
 import type { Element } from "domhandler";
 import { BLOCKS } from "../../shared/net/html.ts";
+import { structuralBoxes } from "./boxes.ts";
 import { descendants, detach, innerText, isElement, isTextNode } from "./dom.ts";
 
 /**
@@ -142,6 +143,7 @@ export function removeBoilerplate(article: Element): void {
     if (isTextNode(c) && c.data.trim() !== "") withText.add(article);
   }
   if (total === 0) return;
+  const boxes = structuralBoxes(article, all, size, total);
   // 1. By name (pre-order: a removed block's insides are not visited).
   const removed = new Set<Element>();
   for (const el of all) {
@@ -150,7 +152,7 @@ export function removeBoilerplate(article: Element): void {
       continue;
     }
     if (
-      el.name === "figcaption" ||
+      boxes.has(el) || el.name === "figcaption" ||
       namesBoilerplate(el) && (size.get(el) ?? 0) < total * MAX_NAMED_SHARE &&
         !inRunningText(el, blockInside, withText)
     ) {

@@ -1,0 +1,116 @@
+/**
+ * Boxes inside an article that are not the story, told by their structure rather than their
+ * names or words (the precision pass's structural half; boilerplate.ts calls it):
+ *
+ * 1. Media boxes: the largest element around an image whose text stays short (a caption, a
+ *    credit, a slideshow's labels). Text beside an image inside a long paragraph is the story's.
+ * 2. Teaser runs: three or more sibling boxes of one tag and class, each short and each with a
+ *    link (mostly link text, or an image beside it): a related-story or most-popular list.
+ * 3. Repeats: a short text shown three or more times (a box drawn once per screen size, a
+ *    slideshow's repeated label).
+ *
+ * Each is one pass over elements whose text sizes the caller has measured.
+ */
+import type { Element } from "domhandler";
+import { descendants, innerText, isElement } from "./dom.ts";
+
+/** A media box's text is at most this long (a long caption with its credit). */
+const CAPTION_MAX = 400;
+/** A teaser box's text is at most this long (a headline and a line of summary). */
+const TEASER_MAX = 300;
+/** Teaser runs and repeats are at least this many boxes long. */
+const MIN_RUN = 3;
+/** A teaser box without an image is mostly link: at least this share of its text. */
+const TEASER_LINK_SHARE = 0.3;
+/** A repeated text is at most this long. */
+const REPEAT_MAX = 80;
+/** What one rule removes holds under this share of the article's text (else it removes nothing). */
+const MAX_SHARE = 0.5;
+
+const IMAGES = new Set(["img", "picture"]);
+const LINKS = new Set(["a"]);
+
+/**
+ * The boxes of `article` that are not the story. `all` is every element under it in document
+ * order, `size` each element's text length, `total` the article's.
+ */
+export function structuralBoxes(
+  article: Element,
+  all: readonly Element[],
+  size: ReadonlyMap<Element, number>,
+  total: number,
+): Set<Element> {
+  const len = (el: Element) => size.get(el) ?? 0;
+  const out = new Set<Element>();
+  // Each rule's boxes are kept only when together they hold under MAX_SHARE of the text.
+  const add = (found: Set<Element>) => {
+    let n = 0;
+    for (const el of found) if (!hasAncestorIn(el, found)) n += len(el);
+    if (n < total * MAX_SHARE) { for (const el of found) out.add(el); }
+  };
+  const media = new Set<Element>();
+  for (const el of all) {
+    if (!IMAGES.has(el.name)) continue;
+    let box: Element = el;
+    for (
+      let up = parentOf(box);
+      up && up !== article && len(up) <= CAPTION_MAX;
+      up = parentOf(up)
+    ) {
+      box = up;
+    }
+    if (box !== el && len(box) > 0) media.add(box);
+  }
+  add(media);
+  const teasers = new Set<Element>();
+  for (const parent of [article, ...all]) {
+    const groups = new Map<string, Element[]>();
+    for (const c of parent.children) {
+      if (!isElement(c) || c.name === "p" || !c.attribs.class) continue;
+      const key = `${c.name} ${c.attribs.class.trim()}`;
+      const g = groups.get(key);
+      if (g) g.push(c);
+      else groups.set(key, [c]);
+    }
+    for (const g of groups.values()) {
+      if (g.length >= MIN_RUN && g.every((c) => isTeaser(c, len(c)))) {
+        for (const c of g) teasers.add(c);
+      }
+    }
+  }
+  add(teasers);
+  const byText = new Map<string, Element[]>();
+  for (const el of all) {
+    const n = len(el);
+    if (n === 0 || n > REPEAT_MAX || el.children.some((c) => isElement(c) && len(c) === n)) {
+      continue; // the innermost element of a text only
+    }
+    const t = innerText(el);
+    const g = byText.get(t);
+    if (g) g.push(el);
+    else byText.set(t, [el]);
+  }
+  const repeats = new Set<Element>();
+  for (const g of byText.values()) if (g.length >= MIN_RUN) { for (const el of g) repeats.add(el); }
+  add(repeats);
+  return out;
+}
+
+function isTeaser(box: Element, n: number): boolean {
+  if (n === 0 || n > TEASER_MAX) return false;
+  const links = descendants(box, LINKS);
+  if (links.length === 0) return false;
+  if (descendants(box, IMAGES).length > 0) return true;
+  let linked = 0;
+  for (const a of links) linked += innerText(a).length;
+  return linked >= n * TEASER_LINK_SHARE;
+}
+
+function parentOf(el: Element): Element | null {
+  return isElement(el.parent) ? el.parent : null;
+}
+
+function hasAncestorIn(el: Element, set: ReadonlySet<Element>): boolean {
+  for (let up = parentOf(el); up; up = parentOf(up)) if (set.has(up)) return true;
+  return false;
+}
