@@ -12,6 +12,7 @@
  * Each is one pass over elements whose text sizes the caller has measured.
  */
 import type { Element } from "domhandler";
+import { BLOCKS } from "../../shared/net/html.ts";
 import { descendants, innerText, isElement } from "./dom.ts";
 
 /** A media box's text is at most this long (a long caption with its credit). */
@@ -59,7 +60,7 @@ export function structuralBoxes(
     ) {
       box = up;
     }
-    if (box !== el && len(box) > 0) media.add(box);
+    if (box !== el && len(box) > 0 && isBlock(box)) media.add(box);
   }
   add(media);
   const teasers = new Set<Element>();
@@ -82,7 +83,10 @@ export function structuralBoxes(
   const byText = new Map<string, Element[]>();
   for (const el of all) {
     const n = len(el);
-    if (n === 0 || n > REPEAT_MAX || el.children.some((c) => isElement(c) && len(c) === n)) {
+    if (
+      n === 0 || n > REPEAT_MAX || !BLOCKS.has(el.name) ||
+      el.children.some((c) => isElement(c) && BLOCKS.has(c.name) && len(c) === n)
+    ) {
       continue; // the innermost element of a text only
     }
     const t = innerText(el);
@@ -104,6 +108,11 @@ function isTeaser(box: Element, n: number): boolean {
   let linked = 0;
   for (const a of links) linked += innerText(a).length;
   return linked >= n * TEASER_LINK_SHARE;
+}
+
+/** A block, or an inline element holding one: never a link or span inside a sentence. */
+function isBlock(el: Element): boolean {
+  return BLOCKS.has(el.name) || descendants(el).some((d) => BLOCKS.has(d.name));
 }
 
 function parentOf(el: Element): Element | null {
