@@ -66,6 +66,14 @@ const BOILERPLATE_NAME = new RegExp(
     "tagline",
     "tags",
     "breadcrumbs?",
+    "header",
+    "summary",
+    "dek",
+    "standfirst",
+    "highlights?",
+    "slideshow",
+    "gallery",
+    "video",
     "toolbar",
     "toplinks",
     "print(?:ico)?",
@@ -100,8 +108,23 @@ const DATE_WORDS = new RegExp(
 );
 const YEAR_OR_TIME = /\b(?:19|20)\d{2}\b|\b\d{1,2}:\d{2}\b/;
 const TEASER =
-  /^(?:related(?: stories| articles| content| coverage| links?)?|read more|read also|also read|now read|see also|more on this(?: story)?|more|recommended|list|analysis|photos?|gallery|slideshow|video|watch|listen|on topic|don't miss|also see|further reading)\s*:/i;
+  /^[([]?\s*(?:related(?: stories| articles| content| coverage| links?)?|read more|read also|also read|now read|see also|more on this(?: story)?|more|recommended|list|analysis|photos?|gallery|slideshow|video|watch|listen|on topic|don't miss|also see|further reading)\s*:/i;
 const CAPTION_LABEL = /^(?:image|photo|photograph|picture|credit|source)s?\s*:/i;
+/** A pointer to more elsewhere: "See more by X", "Read more about X", "Want more X? Click here". */
+const MORE_ELSEWHERE = /^(?:see|read|want|get|find) more\b/i;
+/** A whole block in brackets or parentheses: an aside pointing elsewhere when it holds a link. */
+const BRACKETED = /^(?:\[.*\]|\(.*\))$/;
+/** A source credit: "Via Sprint". */
+const VIA = /^via\s+\S.{0,40}$/i;
+/** An e-mail address: a short block that holds one is a contact line. */
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
+/** A contact line is at most this long. */
+const CONTACT_MAX = 150;
+/** A block that names a section of links beside the story rather than saying anything. */
+const SECTION_LABEL =
+  /^(?:story highlights|related (?:posts|stories|articles|links|content|coverage)|slideshow|photo gallery|breaking news|most (?:popular|read|viewed|shared|emailed)(?: \w+)?|also on [\w ]{1,20}|part of complete coverage on)$/i;
+/** A count of shares, likes or comments. */
+const SOCIAL_COUNT = /^[\d.,]+k?\s+(?:shares?|likes?|tweets?|comments?|reactions?)$/i;
 const COPYRIGHT =
   /^(?:©|\(c\)\s*\d{4}|copyright\b)|all rights reserved|not to be reproduced|may not be (?:published|reproduced|redistributed)/i;
 const FOLLOW =
@@ -113,7 +136,7 @@ const NEWSLETTER =
 const AUTHOR_TAGLINE =
   /^(?:[A-Z][\w.'’-]+\s){1,3}(?:is|was) (?:a|an|the)\b.{0,100}\b(?:reporter|writer|correspondent|editor|columnist|journalist|contributor|blogger|freelance)|^[A-Z][\w.'’-]+(?:\s[A-Z][\w.'’-]+){0,2} (?:also )?writes for\b/;
 const BYLINE_LINE =
-  /^(?:[Ww]ritten |[Rr]eported |[Pp]osted )?[Bb]y\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}$/;
+  /^[Bb]y$|^(?:[Ww]ritten |[Rr]eported |[Pp]osted )?[Bb]y\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}$/;
 const SEPARATOR = /^[\s_\-–—*•·=~|]+$/;
 
 /** Removes the blocks beside the story from `article` (in place). */
@@ -210,7 +233,13 @@ export function readsAsBoilerplate(el: Element, text: string, nearEnd: boolean):
   if (text === "") return false; // <br>, <hr>, an image: structure, not text
   if (SEPARATOR.test(text)) return true;
   if (TEASER.test(text) && (hasLink(el) || text.length < 150)) return true;
-  if (CAPTION_LABEL.test(text)) return true;
+  if (CAPTION_LABEL.test(text) || SECTION_LABEL.test(text) || SOCIAL_COUNT.test(text)) return true;
+  if (text.length <= CONTACT_MAX && EMAIL.test(text)) return true;
+  if (
+    (MORE_ELSEWHERE.test(text) || BRACKETED.test(text) || VIA.test(text)) && hasLink(el)
+  ) {
+    return true;
+  }
   if (COPYRIGHT.test(text) || FOLLOW.test(text) || COMMENT_NOTICE.test(text)) return true;
   if (NEWSLETTER.test(text) && (hasLink(el) || /\b(?:sign up|subscribe|get it)\b/i.test(text))) {
     return true;
