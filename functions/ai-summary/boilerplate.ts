@@ -193,6 +193,11 @@ export function removeBoilerplate(article: Element): void {
     const nearEnd = i >= leaves.length - 3;
     const inLinkRun = linkOnly[i] && (linkOnly[i - 1] || linkOnly[i + 1]);
     if (inLinkRun || readsAsBoilerplate(el, texts[i], nearEnd)) drop.push(el);
+    // What a section label introduces (its list, or one short block) goes with it.
+    if (texts[i].length <= SHORT_BLOCK && SECTION_LABEL.test(texts[i])) {
+      const next = nextElementSibling(el);
+      if (next && (LISTS.has(next.name) || (size.get(next) ?? 0) <= SHORT_BLOCK)) drop.push(next);
+    }
   }
   for (const el of removed) if (!el.parent || !removed.has(el.parent as Element)) detach(el);
   for (const el of drop) detach(el);
@@ -253,6 +258,16 @@ export function isDateLine(text: string): boolean {
   if (text.length > 80 || !YEAR_OR_TIME.test(text)) return false;
   const rest = text.replace(DATE_WORDS, " ").match(/\p{L}{2,}/gu) ?? [];
   return rest.length <= 2;
+}
+
+const LISTS = new Set(["ul", "ol", "dl"]);
+
+function nextElementSibling(el: Element): Element | null {
+  for (let n = el.next; n; n = n.next) {
+    if (isElement(n)) return n;
+    if (isTextNode(n) && n.data.trim() !== "") return null;
+  }
+  return null;
 }
 
 function hasLink(el: Element): boolean {

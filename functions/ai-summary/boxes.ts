@@ -3,7 +3,10 @@
  * names or words (the precision pass's structural half; boilerplate.ts calls it):
  *
  * 1. Media boxes: the largest element around an image whose text stays short (a caption, a
- *    credit, a slideshow's labels). Text beside an image inside a long paragraph is the story's.
+ *    credit, a slideshow's labels). An image inside a long paragraph, or inside a link in a
+ *    sentence, leaves the text alone. Known limit: a short paragraph (under CAPTION_MAX) that
+ *    holds an image reads as a caption (the reader's tree has turned many caption divs into
+ *    paragraphs, so the tag cannot tell them apart).
  * 2. Teaser runs: three or more sibling boxes of one tag and class, each short and each with a
  *    link (mostly link text, or an image beside it): a related-story or most-popular list.
  * 3. Repeats: a short text shown three or more times (a box drawn once per screen size, a
