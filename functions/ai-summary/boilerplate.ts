@@ -94,6 +94,8 @@ const BOILERPLATE_NAME = new RegExp(
 const DATA = new Set(["td", "th", "pre", "code"]);
 /** The largest share of the article's text a block removed by its name may hold. */
 const MAX_NAMED_SHARE = 0.25;
+/** The largest share of the article's text rule 1 may remove in all (else it removes nothing). */
+const MAX_REMOVED_SHARE = 0.6;
 /** Blocks longer than this are never judged by their text alone. */
 const SHORT_BLOCK = 300;
 
@@ -182,6 +184,12 @@ export function removeBoilerplate(article: Element): void {
       removed.add(el);
     }
   }
+  // Named and boxed blocks holding most of the text are the article (a slideshow, a gallery).
+  let removedSize = 0;
+  for (const el of removed) {
+    if (!removed.has(el.parent as Element)) removedSize += size.get(el) ?? 0;
+  }
+  if (removedSize > total * MAX_REMOVED_SHARE) removed.clear();
   // 2 and 3. Leaf blocks (no block inside), in document order.
   const leaves = all.filter((el) =>
     !removed.has(el) && BLOCKS.has(el.name) && !blockInside.has(el) && !DATA.has(el.name)

@@ -130,3 +130,16 @@ Deno.test("removeBoilerplate: blocks named as a header, summary, dek, highlights
   );
   assert.equal(out, STORY.join("\n"));
 });
+
+Deno.test("removeBoilerplate: a slideshow whose named slides hold most of the text keeps them", async () => {
+  // Each slide holds under a quarter of the text, so each alone reads as a named box.
+  const texts = [...STORY, STORY[0], STORY[1]];
+  const slides = texts.map((p, i) =>
+    `<div class="slideshow-slide"><img src="${i}.jpg"><h3>Slide ${i + 1}</h3><p>${p}</p></div>`
+  ).join("");
+  const out = await clean(`<p>The new wall in pictures.</p>${slides}`);
+  assert.equal(
+    out,
+    ["The new wall in pictures.", ...texts.flatMap((p, i) => [`Slide ${i + 1}`, p])].join("\n"),
+  );
+});
