@@ -73,7 +73,6 @@ const BOILERPLATE_NAME = new RegExp(
     "highlights?",
     "slideshow",
     "gallery",
-    "video",
     "toolbar",
     "toplinks",
     "print(?:ico)?",

@@ -3,10 +3,10 @@
  * names or words (the precision pass's structural half; boilerplate.ts calls it):
  *
  * 1. Media boxes: the largest element around an image whose text stays short (a caption, a
- *    credit, a slideshow's labels). An image inside a long paragraph, or inside a link in a
- *    sentence, leaves the text alone. Known limit: a short paragraph (under CAPTION_MAX) that
- *    holds an image reads as a caption (the reader's tree has turned many caption divs into
- *    paragraphs, so the tag cannot tell them apart).
+ *    credit, a slideshow's labels). Icons, and images inside a sentence (text before them in
+ *    their block) or a long paragraph, leave the text alone. Known limit: a short paragraph
+ *    (under CAPTION_MAX) that opens with an image reads as a caption (the reader's tree has
+ *    turned many caption divs into paragraphs, so the tag cannot tell them apart).
  * 2. Teaser runs: three or more sibling boxes of one tag and class, each short and each with a
  *    link (mostly link text, or an image beside it): a related-story or most-popular list.
  * 3. Repeats: a short text shown three or more times (a box drawn once per screen size, a
@@ -16,10 +16,12 @@
  */
 import type { Element } from "domhandler";
 import { BLOCKS } from "../../shared/net/html.ts";
-import { descendants, innerText, isElement } from "./dom.ts";
+import { descendants, innerText, isElement, textContent } from "./dom.ts";
 
 /** A media box's text is at most this long (a long caption with its credit). */
 const CAPTION_MAX = 400;
+/** Images at most this many pixels wide or high are icons, not pictures. */
+const ICON_MAX = 40;
 /** A teaser box's text is at most this long (a headline and a line of summary). */
 const TEASER_MAX = 300;
 /** Teaser runs and repeats are at least this many boxes long. */
@@ -54,7 +56,7 @@ export function structuralBoxes(
   };
   const media = new Set<Element>();
   for (const el of all) {
-    if (!IMAGES.has(el.name)) continue;
+    if (!IMAGES.has(el.name) || isIcon(el) || inSentence(el)) continue;
     let box: Element = el;
     for (
       let up = parentOf(box);
@@ -111,6 +113,25 @@ function isTeaser(box: Element, n: number): boolean {
   let linked = 0;
   for (const a of links) linked += innerText(a).length;
   return linked >= n * TEASER_LINK_SHARE;
+}
+
+/** An icon or emoji: an image drawn at most ICON_MAX pixels wide or high. */
+function isIcon(img: Element): boolean {
+  const w = Number(img.attribs.width), h = Number(img.attribs.height);
+  return (w > 0 && w <= ICON_MAX) || (h > 0 && h <= ICON_MAX);
+}
+
+/** True when text comes before the image in its block: the image sits inside a sentence. */
+function inSentence(img: Element): boolean {
+  for (let node: Element = img; !BLOCKS.has(node.name);) {
+    for (let prev = node.prev; prev; prev = prev.prev) {
+      if (textContent(prev).trim() !== "") return true;
+    }
+    const up = parentOf(node);
+    if (!up) return false;
+    node = up;
+  }
+  return false;
 }
 
 /** A block, or an inline element holding one: never a link or span inside a sentence. */

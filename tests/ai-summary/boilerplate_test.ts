@@ -121,12 +121,11 @@ Deno.test("removeBoilerplate: the same words inside the story stay", async () =>
   assert.equal(out, [...STORY, ...lines].join("\n"));
 });
 
-Deno.test("removeBoilerplate: blocks named as a header, summary, dek, highlights or video box go", async () => {
+Deno.test("removeBoilerplate: blocks named as a header, summary, dek or highlights go", async () => {
   const out = await clean(
     `<div class="article_header"><h2>Wall to be rebuilt</h2></div>` +
       `<p class="summary">Summary: The council will rebuild the wall.</p>` +
-      `<ul class="storyHighlights"><li>Four million pounds</li></ul>` + story +
-      `<div class="video_large"><p>The wall in the storm, filmed by a resident.</p></div>`,
+      `<ul class="storyHighlights"><li>Four million pounds</li></ul>` + story,
   );
   assert.equal(out, STORY.join("\n"));
 });

@@ -31,13 +31,17 @@ Deno.test("boxes: a short text in the box around an image goes (caption, credit,
   assert.equal(out, STORY.join("\n"));
 });
 
-Deno.test("boxes: an image inside a long paragraph, or inside a link in a sentence, keeps the text", async () => {
+Deno.test("boxes: an icon, an image inside a sentence or a long paragraph keep the text", async () => {
   const long = STORY.join(" ");
   const out = await clean(
     `<p><img src="a.jpg">${long}</p>` +
-      `<p>${long} See <a href="/m"><img src="i.png">the map</a> of the works.</p>`,
+      `<p>${STORY[2]} See <a href="/m"><img src="i.png">the map</a> of the works.</p>` +
+      `<p><img src="e.png" width="20" height="20"> ${STORY[3]}</p>`,
   );
-  assert.equal(out, [long, `${long} See the map of the works.`].join("\n"));
+  assert.equal(
+    out,
+    [long, `${STORY[2]} See the map of the works.`, STORY[3]].join("\n"),
+  );
 });
 
 Deno.test("boxes: three or more same-class sibling boxes of a short linked teaser go", async () => {
