@@ -167,7 +167,7 @@ export function removeBoilerplate(article: Element): void {
     if (isTextNode(c) && c.data.trim() !== "") withText.add(article);
   }
   if (total === 0) return;
-  const boxes = structuralBoxes(article, all, size, total);
+  const boxes = structuralBoxes(article, all, size, total, blockInside);
   // 1. By name (pre-order: a removed block's insides are not visited).
   const removed = new Set<Element>();
   for (const el of all) {

@@ -16,7 +16,7 @@
  */
 import type { Element } from "domhandler";
 import { BLOCKS } from "../../shared/net/html.ts";
-import { descendants, innerText, isElement, textContent } from "./dom.ts";
+import { descendants, innerText, isElement, isTextNode } from "./dom.ts";
 
 /** A media box's text is at most this long (a long caption with its credit). */
 const CAPTION_MAX = 400;
@@ -38,13 +38,15 @@ const LINKS = new Set(["a"]);
 
 /**
  * The boxes of `article` that are not the story. `all` is every element under it in document
- * order, `size` each element's text length, `total` the article's.
+ * order, `size` each element's text length, `total` the article's, `blockInside` the elements
+ * that hold a block. Linear in the elements (times the depth).
  */
 export function structuralBoxes(
   article: Element,
   all: readonly Element[],
   size: ReadonlyMap<Element, number>,
   total: number,
+  blockInside: ReadonlySet<Element>,
 ): Set<Element> {
   const len = (el: Element) => size.get(el) ?? 0;
   const out = new Set<Element>();
@@ -54,17 +56,44 @@ export function structuralBoxes(
     for (const el of found) if (!hasAncestorIn(el, found)) n += len(el);
     if (n < total * MAX_SHARE) { for (const el of found) out.add(el); }
   };
+  // Elements with text before them in their parent, in one pass over every parent.
+  const afterText = new Set<Element>();
+  for (const parent of [article, ...all]) {
+    let seen = false;
+    for (const c of parent.children) {
+      if (isElement(c)) {
+        if (seen) afterText.add(c);
+        else if (len(c) > 0) seen = true;
+      } else if (isTextNode(c) && c.data.trim() !== "") seen = true;
+    }
+  }
+  const inSentence = (img: Element) => {
+    for (let node: Element | null = img; node && !BLOCKS.has(node.name); node = parentOf(node)) {
+      if (afterText.has(node)) return true;
+    }
+    return false;
+  };
+  const isBlock = (el: Element) => BLOCKS.has(el.name) || blockInside.has(el);
   const media = new Set<Element>();
+  const boxOf = new Map<Element, Element>(); // a climb's every step to its top: images share climbs
   for (const el of all) {
     if (!IMAGES.has(el.name) || isIcon(el) || inSentence(el)) continue;
     let box: Element = el;
+    const path: Element[] = [];
     for (
       let up = parentOf(box);
       up && up !== article && len(up) <= CAPTION_MAX;
       up = parentOf(up)
     ) {
+      const known = boxOf.get(up);
+      if (known) {
+        box = known;
+        break;
+      }
+      path.push(up);
       box = up;
     }
+    for (const step of path) boxOf.set(step, box);
     if (box !== el && len(box) > 0 && isBlock(box)) media.add(box);
   }
   add(media);
@@ -119,24 +148,6 @@ function isTeaser(box: Element, n: number): boolean {
 function isIcon(img: Element): boolean {
   const w = Number(img.attribs.width), h = Number(img.attribs.height);
   return (w > 0 && w <= ICON_MAX) || (h > 0 && h <= ICON_MAX);
-}
-
-/** True when text comes before the image in its block: the image sits inside a sentence. */
-function inSentence(img: Element): boolean {
-  for (let node: Element = img; !BLOCKS.has(node.name);) {
-    for (let prev = node.prev; prev; prev = prev.prev) {
-      if (textContent(prev).trim() !== "") return true;
-    }
-    const up = parentOf(node);
-    if (!up) return false;
-    node = up;
-  }
-  return false;
-}
-
-/** A block, or an inline element holding one: never a link or span inside a sentence. */
-function isBlock(el: Element): boolean {
-  return BLOCKS.has(el.name) || descendants(el).some((d) => BLOCKS.has(d.name));
 }
 
 function parentOf(el: Element): Element | null {

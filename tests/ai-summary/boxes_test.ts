@@ -92,3 +92,25 @@ Deno.test("boxes: a rule that would take half the article or more takes nothing"
   const out = await clean(STORY.map((p) => `<div><img src="x.jpg"><p>${p}</p></div>`).join(""));
   assert.equal(out, STORY.join("\n"));
 });
+
+Deno.test("boxes: many images in one captioned box or one sentence cost linear time", async () => {
+  const article = async (n: number, kind: number) => {
+    const imgs = "<span><img src=a.png></span>".repeat(n);
+    const box = kind === 0 ? `<div>Caption text.${imgs}</div>` : `<p>Text before ${imgs}</p>`;
+    const body = bodyOf(await parseTree(`<body><div>${story}${box}</div></body>`)) as Element;
+    return body.children.find((c) => c.type === "tag") as Element;
+  };
+  for (const kind of [0, 1]) {
+    const time = async (n: number) => {
+      const el = await article(n, kind);
+      const t = performance.now();
+      removeBoilerplate(el);
+      return performance.now() - t;
+    };
+    await time(2_000);
+    // 8x the images cost well under 64x (a climb or a sibling scan per image is quadratic).
+    const big = Math.min(await time(16_000), await time(16_000));
+    const ratio = big / Math.max(0.05, await time(2_000));
+    assert.ok(ratio < 32, `kind ${kind}: 8x the images took ${ratio.toFixed(1)}x the time`);
+  }
+});
