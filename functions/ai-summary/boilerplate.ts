@@ -11,9 +11,13 @@
  *    "post-with-comments").
  * 2. By text: a short block that reads as one (a teaser label and a link, a date alone, a
  *    copyright or "all rights reserved" line, "Follow X on Twitter", a newsletter prompt, a
- *    comment notice, an author tagline among the last blocks).
+ *    comment notice, an author tagline among the last blocks, a contact line with an e-mail
+ *    address, a pointer elsewhere in brackets or "See more ..."), and a section label ("Story
+ *    highlights", "Related posts") with the list or short block it introduces.
  * 3. By links: two or more blocks in a row that are nothing but a short link (a list of other
  *    stories).
+ * 4. By structure (boxes.ts): media boxes, teaser runs, repeated texts. Rules 1 and 4 together
+ *    remove nothing when they would take over 60% of the text (a slideshow's captions are it).
  */
 import type { Element } from "domhandler";
 import { BLOCKS } from "../../shared/net/html.ts";
