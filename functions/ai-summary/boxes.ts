@@ -39,28 +39,37 @@ const LINKS = new Set(["a"]);
 /**
  * The boxes of `article` that are not the story. `all` is every element under it in document
  * order, `size` each element's text length, `total` the article's, `blockInside` the elements
- * that hold a block. Linear in the elements (times the depth).
+ * that hold a block. Linear in the elements (times the depth), awaiting `yieldSoon` every 256
+ * steps.
  */
-export function structuralBoxes(
+export async function structuralBoxes(
   article: Element,
   all: readonly Element[],
   size: ReadonlyMap<Element, number>,
   total: number,
   blockInside: ReadonlySet<Element>,
-): Set<Element> {
+  yieldSoon: () => Promise<void>,
+): Promise<Set<Element>> {
   const len = (el: Element) => size.get(el) ?? 0;
   const out = new Set<Element>();
+  let steps = 0; // every pass awaits yieldSoon every 256 steps
   // Each rule's boxes are kept only when together they hold under MAX_SHARE of the text.
-  const add = (found: Set<Element>) => {
+  const add = async (found: Set<Element>) => {
     let n = 0;
-    for (const el of found) if (!hasAncestorIn(el, found)) n += len(el);
+    for (const el of found) {
+      if ((++steps & 255) === 0) await yieldSoon();
+      if (!hasAncestorIn(el, found)) n += len(el);
+    }
     if (n < total * MAX_SHARE) { for (const el of found) out.add(el); }
   };
+  const parents = [article, ...all];
   // Elements with text before them in their parent, in one pass over every parent.
   const afterText = new Set<Element>();
-  for (const parent of [article, ...all]) {
+  for (const parent of parents) {
+    if ((++steps & 255) === 0) await yieldSoon();
     let seen = false;
     for (const c of parent.children) {
+      if ((++steps & 255) === 0) await yieldSoon();
       if (isElement(c)) {
         if (seen) afterText.add(c);
         else if (len(c) > 0) seen = true;
@@ -77,6 +86,7 @@ export function structuralBoxes(
   const media = new Set<Element>();
   const boxOf = new Map<Element, Element>(); // a climb's every step to its top: images share climbs
   for (const el of all) {
+    if ((++steps & 255) === 0) await yieldSoon();
     if (!IMAGES.has(el.name) || isIcon(el) || inSentence(el)) continue;
     let box: Element = el;
     const path: Element[] = [];
@@ -96,11 +106,13 @@ export function structuralBoxes(
     for (const step of path) boxOf.set(step, box);
     if (box !== el && len(box) > 0 && isBlock(box)) media.add(box);
   }
-  add(media);
+  await add(media);
   const teasers = new Set<Element>();
-  for (const parent of [article, ...all]) {
+  for (const parent of parents) {
+    if ((++steps & 255) === 0) await yieldSoon();
     const groups = new Map<string, Element[]>();
     for (const c of parent.children) {
+      if ((++steps & 255) === 0) await yieldSoon();
       if (!isElement(c) || c.name === "p" || !c.attribs.class) continue;
       const key = `${c.name} ${c.attribs.class.trim()}`;
       const g = groups.get(key);
@@ -108,14 +120,22 @@ export function structuralBoxes(
       else groups.set(key, [c]);
     }
     for (const g of groups.values()) {
-      if (g.length >= MIN_RUN && g.every((c) => isTeaser(c, len(c)))) {
-        for (const c of g) teasers.add(c);
+      if (g.length < MIN_RUN) continue;
+      let every = true;
+      for (const c of g) {
+        if ((++steps & 255) === 0) await yieldSoon();
+        if (!isTeaser(c, len(c))) {
+          every = false;
+          break;
+        }
       }
+      if (every) { for (const c of g) teasers.add(c); }
     }
   }
-  add(teasers);
+  await add(teasers);
   const byText = new Map<string, Element[]>();
   for (const el of all) {
+    if ((++steps & 255) === 0) await yieldSoon();
     const n = len(el);
     if (
       n === 0 || n > REPEAT_MAX || !BLOCKS.has(el.name) ||
@@ -130,7 +150,7 @@ export function structuralBoxes(
   }
   const repeats = new Set<Element>();
   for (const g of byText.values()) if (g.length >= MIN_RUN) { for (const el of g) repeats.add(el); }
-  add(repeats);
+  await add(repeats);
   return out;
 }
 

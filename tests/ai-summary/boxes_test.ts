@@ -17,7 +17,7 @@ const story = STORY.map((p) => `<p>${p}</p>`).join("");
 async function clean(inner: string): Promise<string> {
   const body = bodyOf(await parseTree(`<body><div>${inner}</div></body>`)) as Element;
   const article = body.children.find((c) => c.type === "tag") as Element;
-  removeBoilerplate(article);
+  await removeBoilerplate(article);
   return blockText(article);
 }
 
@@ -104,7 +104,7 @@ Deno.test("boxes: many images in one captioned box or one sentence cost linear t
     const time = async (n: number) => {
       const el = await article(n, kind);
       const t = performance.now();
-      removeBoilerplate(el);
+      await removeBoilerplate(el, () => Promise.resolve());
       return performance.now() - t;
     };
     await time(2_000);
