@@ -98,6 +98,7 @@ export class LinearRegex implements PatternRegex {
 /** A compiled pattern. */
 export class TechPattern {
   #regex: PatternRegex | undefined;
+  #anchored: boolean | undefined;
   constructor(
     /** The pattern as written (without its `\;` attributes), for evidence. */
     readonly source: string,
@@ -113,6 +114,14 @@ export class TechPattern {
     /** Runs on the linear-time engine (the build found that it could backtrack). */
     readonly linear = false,
   ) {}
+
+  /**
+   * Has a `^` or `$`: a window's edges would look like the text's, so such a pattern runs on
+   * the whole text rather than near its literals (tech_detect.ts).
+   */
+  get anchored(): boolean {
+    return this.#anchored ??= hasAnchor(this.source);
+  }
 
   /**
    * Built on first use and kept: most of the rule set's thousands of patterns never run on a
@@ -151,6 +160,23 @@ export function compilePattern(raw: string | number): TechPattern | null {
     return null;
   }
   return new TechPattern(source, requiredLiterals(source), version, confidence);
+}
+
+/**
+ * Whether `source` has a `^` or `$` anchor (outside a character class and not escaped: the
+ * `^` of `[^>]` negates a class and anchors nothing).
+ */
+export function hasAnchor(source: string): boolean {
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === "\\") i++;
+    else if (ch === "[") {
+      // Past the class, its own `^` included (JavaScript's `[]` and `[^]` end at that `]`).
+      i += source[i + 1] === "^" ? 2 : 1;
+      for (; i < source.length && source[i] !== "]"; i++) if (source[i] === "\\") i++;
+    } else if (ch === "^" || ch === "$") return true;
+  }
+  return false;
 }
 
 /** `+` → `{1,250}` and `*` → `{0,250}` where they are quantifiers (not escaped, not in `[]`). */

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import {
   boundQuantifiers,
   compilePattern,
+  hasAnchor,
   LinearRegex,
   requiredLiterals,
   resolveVersion,
@@ -102,5 +103,14 @@ Deno.test("rewritten look-ahead patterns detect what the originals did, on the l
       }
     }
     assert.ok(matched > 0, `${source} matched none of the examples`);
+  }
+});
+
+Deno.test("anchors: ^ and $ outside classes, not a class's own ^ nor an escaped one", () => {
+  for (const anchored of ["^foo", "foo$", "(?:^|/)foo", "[^>]+foo$", "[\\]]^x", "[^]^x"]) {
+    assert.ok(hasAnchor(anchored), anchored);
+  }
+  for (const free of ["<link[^>]+foo", "a\\^b", "a\\$", "[$^]x", "[\\]^]x", "[^^$]"]) {
+    assert.ok(!hasAnchor(free), free);
   }
 });
