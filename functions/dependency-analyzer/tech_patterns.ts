@@ -60,31 +60,45 @@ export const REWRITES: Readonly<Record<string, { pattern: string; unless: string
 
 /** A pattern on re2js, answering as a RegExp does (`exec` with groups, `index`). */
 export class LinearRegex implements PatternRegex {
-  readonly #re: RE2JS;
-  readonly #unless: RE2JS | null;
-  /**
-   * `source` as written, or as rewritten (`REWRITES`); throws when re2js cannot compile it
-   * (back references, look-arounds).
-   */
+  readonly #pattern: string;
+  readonly #unlessPattern: string | null;
+  /** Compiled on the first text that holds the needed texts (most never get one). */
+  #re: RE2JS | undefined;
+  #unless: RE2JS | null | undefined;
   /** Per alternative, texts a match contains (V8 finds them in linear time, far faster). */
   readonly #needs: RegExp[][] | null;
-  constructor(source: string) {
+  /**
+   * `source` as written, or as rewritten (`REWRITES`); throws when re2js cannot compile it
+   * (back references, look-arounds). `lazy`: compile on first use instead (the engine's
+   * patterns, checked at build time), as compiling costs far more than the needs' check that
+   * rules out most texts.
+   */
+  constructor(source: string, lazy = false) {
     const rewrite = REWRITES[source];
-    const pattern = rewrite?.pattern ?? source;
-    this.#re = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
-    this.#unless = rewrite ? RE2JS.compile(rewrite.unless, RE2JS.CASE_INSENSITIVE) : null;
+    this.#pattern = rewrite?.pattern ?? source;
+    this.#unlessPattern = rewrite?.unless ?? null;
     this.#needs =
-      requiredTexts(pattern)?.map((texts) =>
+      requiredTexts(this.#pattern)?.map((texts) =>
         texts.map((t) => new RegExp(t.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"), "i"))
       ) ?? null;
+    if (!lazy) this.#compiled();
+  }
+
+  #compiled(): { re: RE2JS; unless: RE2JS | null } {
+    this.#re ??= RE2JS.compile(this.#pattern, RE2JS.CASE_INSENSITIVE);
+    this.#unless ??= this.#unlessPattern === null
+      ? null
+      : RE2JS.compile(this.#unlessPattern, RE2JS.CASE_INSENSITIVE);
+    return { re: this.#re, unless: this.#unless };
   }
 
   exec(text: string): RegExpExecArray | null {
     if (this.#needs && !this.#needs.some((texts) => texts.every((t) => t.test(text)))) {
       return null;
     }
-    const m = this.#re.matcher(text);
-    if (!m.find() || this.#unless?.matcher(text).find()) return null;
+    const { re, unless } = this.#compiled();
+    const m = re.matcher(text);
+    if (!m.find() || unless?.matcher(text).find()) return null;
     const groups: (string | undefined)[] = [];
     for (let g = 0; g <= m.groupCount(); g++) groups.push(m.group(g) ?? undefined);
     return Object.assign(groups, { index: m.start(0), input: text }) as RegExpExecArray;
@@ -129,7 +143,7 @@ export class TechPattern {
    */
   get regex(): PatternRegex {
     return this.#regex ??= this.linear
-      ? new LinearRegex(this.source)
+      ? new LinearRegex(this.source, true)
       : new RegExp(boundQuantifiers(this.source), "i");
   }
 }
