@@ -11,7 +11,7 @@
  */
 
 /** Alphabet size: letters and digits, common URL/markup punctuation, one class for the rest. */
-const CLASSES = 48;
+export const CLASSES = 48;
 const PUNCTUATION = `.-_/:="'<>?#()[]{};,@&!%+* `;
 
 /** Char code (< 128) → class; anything else is class 0. */
@@ -28,7 +28,8 @@ const CLASS_OF = (() => {
   return table;
 })();
 
-function classOf(code: number): number {
+/** The folded class of a character code (case-insensitive; rare characters share class 0). */
+export function classOf(code: number): number {
   return code < 128 ? CLASS_OF[code] : 0;
 }
 
