@@ -348,13 +348,13 @@ export function requiredLiteral(source: string): string[] | null {
 
 /**
  * Every run of literal text that each match of `source` contains (each as its spellings, as
- * written; ≥ 3 chars in one spelling at least), or null when `source` has a top-level `|`.
+ * written; ≥ `min` chars in one spelling at least), or null when `source` has a top-level `|`.
  */
-function literalRuns(source: string): string[][] | null {
+function literalRuns(source: string, min = 3): string[][] | null {
   const runs: string[][] = [];
   let run = [""];
   const endRun = () => {
-    if (run.some((r) => r.length >= 3)) runs.push(run);
+    if (run.some((r) => r.length >= min)) runs.push(run);
     run = [""];
   };
   let depth = 0;
@@ -412,9 +412,11 @@ function literalRuns(source: string): string[][] | null {
 }
 
 /**
- * Per top-level alternative of `source`, every literal text (lowercased, one spelling, ≥ 3
+ * Per top-level alternative of `source`, every literal text (lowercased, one spelling, ≥ 2
  * chars) a match of that alternative contains; null when an alternative has none. A text
  * without all of one alternative's cannot match: a check far cheaper than a run on re2js.
+ * Two characters count here (unlike the prefilter's literals): `p5` and `.js` rule out nearly
+ * every script URL that `.js` alone lets through.
  */
 export function requiredTexts(source: string): string[][] | null {
   let body = source;
@@ -422,8 +424,8 @@ export function requiredTexts(source: string): string[][] | null {
   if (whole && closingParen(body, 0) === body.length - 1) body = body.slice(whole[0].length, -1);
   const out: string[][] = [];
   for (const branch of splitTopLevel(body)) {
-    const texts = (literalRuns(branch) ?? [])
-      .filter((r) => r.length === 1 && r[0].length >= 3)
+    const texts = (literalRuns(branch, 2) ?? [])
+      .filter((r) => r.length === 1 && r[0].length >= 2)
       .map((r) => r[0].toLowerCase());
     if (texts.length === 0) return null;
     out.push(texts);
