@@ -21,13 +21,21 @@ const BITS = 6;
 const KEY_MASK = (1 << (BITS * PIECE)) - 1;
 /** The end of a list (ids are below it). */
 const NONE = 0xffff;
+/**
+ * Lists per literal: pieces share a list when their keys agree in the table's low bits (a
+ * shared list only costs a check). Sixteen per literal keep a text's pieces landing on a list
+ * rare (the URL signal's 104 literals need 4 KiB of lists, not the 512 KiB of every key).
+ */
+const LISTS_PER_LITERAL = 16;
 
 /** A compiled set of literals of at least three characters; `find(text)` tells which occur. */
 export class GramIndex {
   /** The number of literals. */
   readonly size: number;
-  /** Piece key → first literal of its list (ascending ids), or NONE. */
+  /** Piece key (its low bits) → first literal of its list (ascending ids), or NONE. */
   private readonly head: Uint16Array;
+  /** The low bits of a key that pick its list. */
+  private readonly mask: number;
   /** Literal id → next literal of the same list, or NONE. */
   private readonly next: Uint16Array;
   /** Literal id → where its piece starts within it. */
@@ -62,15 +70,18 @@ export class GramIndex {
         chars[start[id] + i] = classOf(literals[id].charCodeAt(i));
       }
     }
-    const head = new Uint16Array(KEY_MASK + 1).fill(NONE);
+    let lists = 64;
+    while (lists < literals.length * LISTS_PER_LITERAL && lists <= KEY_MASK) lists *= 2;
+    const mask = lists - 1;
+    const head = new Uint16Array(lists).fill(NONE);
     const next = new Uint16Array(literals.length).fill(NONE);
     const offset = new Uint8Array(literals.length);
-    const count = new Uint16Array(KEY_MASK + 1);
+    const count = new Uint16Array(lists);
     const keyOf = new Int32Array(literals.length);
     for (let id = 0; id < literals.length; id++) {
       let best = -1;
       for (let at = start[id]; at + PIECE <= start[id + 1]; at++) {
-        const key = (chars[at] << (2 * BITS)) | (chars[at + 1] << BITS) | chars[at + 2];
+        const key = ((chars[at] << (2 * BITS)) | (chars[at + 1] << BITS) | chars[at + 2]) & mask;
         if (best < 0 || count[key] < count[keyOf[id]]) {
           best = at - start[id];
           keyOf[id] = key;
@@ -85,6 +96,7 @@ export class GramIndex {
       head[keyOf[id]] = id;
     }
     this.head = head;
+    this.mask = mask;
     this.next = next;
     this.offset = offset;
     this.start = start;
@@ -96,14 +108,14 @@ export class GramIndex {
    * last character, ascending), ids ascending (as `LiteralIndex.find` answers).
    */
   find(text: string): Map<number, number[]> {
-    const { head, next, offset, start, chars } = this;
+    const { head, mask, next, offset, start, chars } = this;
     const at = new Map<number, number[]>();
     // The key of the three characters ending at i, rolled along (no copy of the text).
     let key = 0;
     for (let i = 0; i < text.length; i++) {
       key = ((key << BITS) | classOf(text.charCodeAt(i))) & KEY_MASK;
       if (i < PIECE - 1) continue;
-      for (let id = head[key]; id !== NONE; id = next[id]) {
+      for (let id = head[key & mask]; id !== NONE; id = next[id]) {
         const from = i - (PIECE - 1) - offset[id];
         const length = start[id + 1] - start[id];
         if (from < 0 || from + length > text.length) continue;

@@ -17,6 +17,8 @@ Deno.test("finds every literal that occurs and where it ends, ids ascending", ()
   assert.deepEqual([...index.find("").keys()], []);
   assert.deepEqual([...index.find("jq").keys()], []);
   assert.throws(() => new GramIndex(["ok!", "no"]), /shorter than 3/);
+  // Lists in proportion to the literals, not one per possible piece (2^18).
+  assert.ok(index.tableBytes < 1024, `${index.tableBytes} bytes`);
 });
 
 Deno.test("answers as the automaton does on random texts (folding included), ids ascending", () => {
