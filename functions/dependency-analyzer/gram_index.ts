@@ -11,7 +11,7 @@
  * `cdn.` (the start of 203 of them) leads to few checks: the work per character of a text is
  * bounded by the longest list, whatever the text holds.
  */
-import { CLASSES, classOf } from "./literal_index.ts";
+import { CLASS_OF, CLASSES, classOf } from "./literal_index.ts";
 
 /** Characters in the piece a literal is keyed by (and the shortest literal allowed). */
 const PIECE = 3;
@@ -64,12 +64,6 @@ export class GramIndex {
       }
       start[id + 1] = start[id] + literals[id].length;
     }
-    const chars = new Uint8Array(start[literals.length]);
-    for (let id = 0; id < literals.length; id++) {
-      for (let i = 0; i < literals[id].length; i++) {
-        chars[start[id] + i] = classOf(literals[id].charCodeAt(i));
-      }
-    }
     let lists = 64;
     while (lists < literals.length * LISTS_PER_LITERAL && lists <= KEY_MASK) lists *= 2;
     const mask = lists - 1;
@@ -78,13 +72,23 @@ export class GramIndex {
     const offset = new Uint8Array(literals.length);
     const count = new Uint16Array(lists);
     const keyOf = new Int32Array(literals.length);
+    const chars = new Uint8Array(start[literals.length]);
+    // One pass per literal (this runs on an instance's first page, before the JIT has compiled
+    // it): fold its characters, and key it by its piece whose list is shortest so far.
     for (let id = 0; id < literals.length; id++) {
+      const literal = literals[id];
       let best = -1;
-      for (let at = start[id]; at + PIECE <= start[id + 1]; at++) {
-        const key = ((chars[at] << (2 * BITS)) | (chars[at + 1] << BITS) | chars[at + 2]) & mask;
-        if (best < 0 || count[key] < count[keyOf[id]]) {
-          best = at - start[id];
-          keyOf[id] = key;
+      let key = 0;
+      for (let i = 0; i < literal.length; i++) {
+        const code = literal.charCodeAt(i);
+        const c = code < 128 ? CLASS_OF[code] : 0;
+        chars[start[id] + i] = c;
+        key = ((key << BITS) | c) & KEY_MASK;
+        if (i < PIECE - 1) continue;
+        const list = key & mask;
+        if (best < 0 || count[list] < count[keyOf[id]]) {
+          best = i - (PIECE - 1);
+          keyOf[id] = list;
         }
       }
       offset[id] = best;

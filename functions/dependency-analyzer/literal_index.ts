@@ -15,7 +15,7 @@ export const CLASSES = 48;
 const PUNCTUATION = `.-_/:="'<>?#()[]{};,@&!%+* `;
 
 /** Char code (< 128) → class; anything else is class 0. */
-const CLASS_OF = (() => {
+export const CLASS_OF = (() => {
   const table = new Uint8Array(128);
   for (let c = 0; c < 26; c++) {
     table[97 + c] = 1 + c;
@@ -86,7 +86,8 @@ export class LiteralIndex {
       const literal = literals[id];
       let state = 0;
       for (let i = 0; i < literal.length; i++) {
-        const c = classOf(literal.charCodeAt(i));
+        const code = literal.charCodeAt(i);
+        const c = code < 128 ? CLASS_OF[code] : 0;
         let child = firstChild[state];
         while (child >= 0 && classOfState[child] !== c) child = nextSibling[child];
         if (child < 0) {
