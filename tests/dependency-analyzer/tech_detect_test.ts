@@ -103,7 +103,7 @@ Deno.test("a negated class is no anchor: such a pattern runs near its literal, a
   }
   const filler = "<p>filler text</p>".repeat(20_000);
   const html = `<!doctype html><html class="wholelib">${filler}<link href="nearlib.css">${filler}`;
-  const found = await detectTechnologies(rules, page({ html }));
+  const found = await detectTechnologies(rules, pageSignals({ html }));
   assert.deepEqual(found.map((t) => t.name).sort(), ["Near", "Whole"]);
   assert.ok(seen.get("<link[^>]+nearlib")!.every((n) => n < 4096), "a window around the literal");
   assert.deepEqual(seen.get("^<!doctype html>[^<]*<html[^>]+wholelib"), [html.length]);
