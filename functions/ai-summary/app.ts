@@ -46,6 +46,11 @@ export interface Bindings {
   admission?: Admission;
   /** The text-generation model. */
   AI: AI;
+  /**
+   * Milliseconds of its own work a page's parse and read may take (tree.ts
+   * DEFAULT_TREE_LIMITS.maxMs, 3000, when absent): past it, 502 naming the bound.
+   */
+  readBudgetMs?: number;
 }
 
 /** The response header naming the model that answered (absent when it was not called). */
@@ -160,8 +165,8 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
           `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
         );
       }
-      const { pageText } = await loadReader();
-      return await pageText(page);
+      const { pageText, readerLimits } = await loadReader();
+      return await pageText(page, readerLimits(bindings.readBudgetMs));
     });
     const body = truncateText(text.trim());
     if (body === "") return c.json({ title, summary: NO_CONTENT_SUMMARY }, 200);
@@ -178,8 +183,8 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
         `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
       );
     }
-    const { readArticle } = await loadRead();
-    return c.json(await readArticle(url, page, format), 200);
+    const { readArticle, readerLimits } = await loadRead();
+    return c.json(await readArticle(url, page, format, readerLimits(bindings.readBudgetMs)), 200);
   });
   addMcp(app, ROOT, MCP_TOOLS);
   return app;

@@ -17,7 +17,9 @@
  */
 import type { Element } from "domhandler";
 import { BLOCKS } from "../../shared/net/html.ts";
-import { descendants, detach, innerText, isElement, isTextNode } from "./dom.ts";
+import { mapSoon } from "../../shared/contract/cooperative.ts";
+import { descendants, detachAll, innerText, isElement, isTextNode } from "./dom.ts";
+import { readerYield } from "./tree.ts";
 
 /**
  * Class/id words that name a block beside the story, matched as whole words of the names
@@ -115,14 +117,21 @@ const BYLINE_LINE =
   /^(?:[Ww]ritten |[Rr]eported |[Pp]osted )?[Bb]y\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}$/;
 const SEPARATOR = /^[\s_\-–—*•·=~|]+$/;
 
-/** Removes the blocks beside the story from `article` (in place). */
-export function removeBoilerplate(article: Element): void {
+/**
+ * Removes the blocks beside the story from `article` (in place), awaiting `yieldSoon` every
+ * few hundred elements.
+ */
+export async function removeBoilerplate(
+  article: Element,
+  yieldSoon: () => Promise<void> = readerYield(),
+): Promise<void> {
   // One bottom-up pass: each element's text size and whether a block sits inside it.
   const all = descendants(article);
   const size = new Map<Element, number>();
   const blockInside = new Set<Element>();
   const withText = new Set<Element>(); // elements with a text child of their own
   for (let i = all.length - 1; i >= 0; i--) {
+    if ((i & 255) === 0) await yieldSoon();
     const el = all[i];
     let n = 0;
     for (const c of el.children) {
@@ -144,7 +153,9 @@ export function removeBoilerplate(article: Element): void {
   if (total === 0) return;
   // 1. By name (pre-order: a removed block's insides are not visited).
   const removed = new Set<Element>();
+  let seen = 0;
   for (const el of all) {
+    if ((++seen & 255) === 0) await yieldSoon();
     if (el.parent && removed.has(el.parent as Element)) {
       removed.add(el);
       continue;
@@ -161,16 +172,17 @@ export function removeBoilerplate(article: Element): void {
   const leaves = all.filter((el) =>
     !removed.has(el) && BLOCKS.has(el.name) && !blockInside.has(el) && !DATA.has(el.name)
   );
-  const texts = leaves.map((el) => innerText(el).replace(/\s+/g, " "));
-  const linkOnly = leaves.map((el, i) => isLinkOnly(el, texts[i]));
+  const texts = await mapSoon(leaves, (el) => innerText(el).replace(/\s+/g, " "), yieldSoon);
+  const linkOnly = await mapSoon(leaves, (el, i) => isLinkOnly(el, texts[i]), yieldSoon);
   const drop: Element[] = [];
   for (const [i, el] of leaves.entries()) {
+    if ((i & 255) === 255) await yieldSoon();
     const nearEnd = i >= leaves.length - 3;
     const inLinkRun = linkOnly[i] && (linkOnly[i - 1] || linkOnly[i + 1]);
     if (inLinkRun || readsAsBoilerplate(el, texts[i], nearEnd)) drop.push(el);
   }
-  for (const el of removed) if (!el.parent || !removed.has(el.parent as Element)) detach(el);
-  for (const el of drop) detach(el);
+  detachAll([...removed].filter((el) => !el.parent || !removed.has(el.parent as Element)));
+  detachAll(drop);
 }
 
 /**

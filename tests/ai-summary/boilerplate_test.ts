@@ -14,8 +14,8 @@ const STORY = [
 async function clean(inner: string): Promise<string> {
   const body = bodyOf(await parseTree(`<body><div>${inner}</div></body>`)) as Element;
   const article = body.children.find((c) => c.type === "tag") as Element;
-  removeBoilerplate(article);
-  return blockText(article);
+  await removeBoilerplate(article);
+  return await blockText(article);
 }
 
 const story = STORY.map((p) => `<p>${p}</p>`).join("");

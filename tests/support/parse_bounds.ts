@@ -165,10 +165,16 @@ export function repeatedElementsTests<B extends { fetchPolicy: FetchPolicy }>(
   ) => { fetch: (req: Request) => Response | Promise<Response> },
   path: string,
   elements: string[],
-  { bindings = {} as Omit<B, "fetchPolicy">, overBound }: {
+  { bindings = {} as Omit<B, "fetchPolicy">, overBound, budgetMs }: {
     bindings?: Omit<B, "fetchPolicy">;
     /** The 502 message of a route that stops itself at its time bound (accepted too). */
     overBound?: RegExp;
+    /**
+     * The route's configured time budget: each answer must come within twice it (the budget
+     * counts the route's own work; its pauses, while the loop serves others, come on top) plus
+     * the page's download, timed in the same run.
+     */
+    budgetMs?: number;
   } = {},
 ): void {
   Deno.test(`${path}: pages of 150,000 repeated elements are linear work, answered in bound`, async () => {
@@ -183,13 +189,23 @@ export function repeatedElementsTests<B extends { fetchPolicy: FetchPolicy }>(
     try {
       for (let i = 0; i < elements.length; i++) {
         const target = encodeURIComponent(fixtures.url(`/page?i=${i}`));
+        const fetchedAt = performance.now();
+        await (await fetch(fixtures.url(`/page?i=${i}`))).arrayBuffer();
+        const downloadMs = performance.now() - fetchedAt;
         const started = performance.now();
         const res = await app.fetch(new Request(`http://app.test${path}?url=${target}`));
         const body = await res.text();
         const stopped = res.status === 502 && overBound?.test(JSON.parse(body).error);
         if (!stopped) assert.equal(res.status, 200, `${elements[i]}: ${body.slice(0, 300)}`);
-        const took = `${(performance.now() - started).toFixed(0)} ms`;
+        const tookMs = performance.now() - started;
+        const took = `${tookMs.toFixed(0)} ms`;
         console.log(`${path} ${elements[i]} ×150,000: ${res.status} in ${took}`);
+        if (budgetMs !== undefined) {
+          assert.ok(
+            tookMs < 2 * budgetMs + downloadMs,
+            `${elements[i]}: ${took}, budget ${budgetMs} ms, download ${downloadMs.toFixed(0)} ms`,
+          );
+        }
       }
     } finally {
       await fixtures.close();
