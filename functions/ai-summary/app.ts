@@ -176,15 +176,19 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   });
   app.openapi(readRoute, async (c) => {
     const { url, format = "markdown" } = c.req.valid("query");
-    const page = await safeFetch(url, bindings.fetchPolicy);
-    if (page.status >= 400) {
-      throw new ApiError(
-        "FETCH_ERROR",
-        `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
-      );
-    }
-    const { readArticle, readerLimits } = await loadRead();
-    return c.json(await readArticle(url, page, format, readerLimits(bindings.readBudgetMs)), 200);
+    // The same page slots as /summary: a page and its tree take memory whichever route reads it.
+    const article = await admitted(c, pages, "FETCH_ERROR", async () => {
+      const page = await safeFetch(url, bindings.fetchPolicy);
+      if (page.status >= 400) {
+        throw new ApiError(
+          "FETCH_ERROR",
+          `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
+        );
+      }
+      const { readArticle, readerLimits } = await loadRead();
+      return await readArticle(url, page, format, readerLimits(bindings.readBudgetMs));
+    });
+    return c.json(article, 200);
   });
   addMcp(app, ROOT, MCP_TOOLS);
   return app;

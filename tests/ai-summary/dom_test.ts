@@ -81,8 +81,10 @@ Deno.test("appendAll moves many siblings with their links, in linear time", asyn
     appendAll(to, kids);
     return performance.now() - t;
   };
-  time(20_000);
-  const ratio = Math.min(time(160_000), time(160_000)) / Math.max(0.05, time(20_000));
+  // The best of three of each: one garbage collection inside a timed run is not the code's cost.
+  const best = (n: number) => Math.min(time(n), time(n), time(n));
+  best(20_000);
+  const ratio = best(160_000) / Math.max(0.05, best(20_000));
   assert.ok(ratio < 32, `8x the siblings took ${ratio.toFixed(1)}x the time`);
 });
 

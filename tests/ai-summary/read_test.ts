@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { createApp } from "../../functions/ai-summary/app.ts";
+import { Admission } from "../../shared/contract/admission.ts";
 import { extractiveAi } from "../../shared/bindings/ai/mod.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { type FixtureRoute, startFixtureServer } from "../support/fixture_server.ts";
@@ -298,6 +299,38 @@ Deno.test("read: an article of 20,000 images is written to Markdown in pieces, e
       md.ms < 5 * html.ms,
       `markdown ${md.ms.toFixed(0)} ms, html ${html.ms.toFixed(0)} ms`,
     );
+  } finally {
+    await pages.close();
+  }
+});
+
+Deno.test("read: shares the page slots with /summary; past them it is 502 Busy with Retry-After", async () => {
+  const pages = startFixtureServer(ROUTES);
+  const admission = new Admission({ concurrency: 1, maxQueued: 0, maxWaitMs: 0 });
+  const app = createApp({ fetchPolicy: openPolicy(), AI: extractiveAi(), admission }, {
+    log: () => {},
+  });
+  try {
+    // The slow body holds the one slot while the other requests arrive.
+    const first = read(app, pages.url("/slow-body?ms=1500"));
+    for (let i = 0; i < 400 && admission.active === 0; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    assert.equal(admission.active, 1, "the first /read holds the slot");
+    const busy = await read(app, pages.url("/articles/solar_sails.html"));
+    assert.equal(busy.status, 502);
+    assert.equal(busy.headers.get("retry-after"), "1");
+    const body = await busy.json();
+    assert.equal(body.code, "FETCH_ERROR");
+    assert.match(body.error, /^Busy: /);
+    const summary = await app.request(
+      `/summary?url=${encodeURIComponent(pages.url("/articles/solar_sails.html"))}`,
+    );
+    assert.equal(summary.status, 502);
+    assert.match((await summary.json()).error, /^Busy: /);
+    assert.equal((await first).status, 200);
+    assert.equal(admission.active, 0, "the slot is given back");
+    assert.equal((await read(app, pages.url("/articles/solar_sails.html"))).status, 200);
   } finally {
     await pages.close();
   }
