@@ -6,15 +6,10 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { readBodyLimited } from "./body_limit.ts";
 import { ApiError, type ErrorCode } from "./errors.ts";
+import { MESSAGES, type Param, type Params, type ParamValues, URL_QUERY } from "./params.ts";
 import { parseUrlInput } from "./url_rule.ts";
 
-/** The contract's validation messages. */
-export const MESSAGES = {
-  url: "Missing or invalid url",
-  urlInBody: "Missing or invalid url in body",
-  missingKey: "Missing key",
-  invalidJson: "Invalid JSON",
-} as const;
+export { MESSAGES };
 
 /**
  * The code each contract message carries (`null`: the code-less `/object` body). A schema
@@ -38,18 +33,52 @@ export function urlInput(message: string = MESSAGES.url) {
   });
 }
 
-/** `?url=` of the fetch-and-parse, summary and screenshot routes. */
-export const UrlQuery = z.object({
-  url: urlInput().openapi({
-    param: { name: "url", in: "query", required: true },
-    description: "Absolute http(s) URL of the page",
-    example: "https://example.com/",
-  }),
-});
+/** The schema of one parameter: its type for the document, its own `parse` for the value. */
+function paramSchema<T>(name: string, param: Param<T>) {
+  const type = param.values
+    ? z.enum(param.values, { error: param.message })
+    : z.string({ error: param.message });
+  const parsed = type.transform((value, ctx): T => {
+    try {
+      return param.parse(value);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      ctx.addIssue({ code: "custom", message: err.message, params: { error: err } });
+      return z.NEVER;
+    }
+  });
+  const meta = {
+    param: { name, in: param.in, required: param.required },
+    description: param.description,
+    ...(param.example === undefined ? {} : { example: param.example }),
+  };
+  return param.required ? parsed.openapi(meta) : parsed.optional().openapi(meta);
+}
+
+/**
+ * The zod schema of a route's parameters (shared/contract/params.ts), for a route declaration:
+ * the document's parameters are made from it, and an OpenAPIHono route that validates with it
+ * runs each parameter's own `parse` (the same error, whichever shell serves the route).
+ */
+export function paramsSchema<P extends Params>(
+  params: P,
+): z.ZodObject<{ [K in keyof P]: z.ZodType<ParamValues<P>[K]> }> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, param] of Object.entries(params)) shape[name] = paramSchema(name, param);
+  return z.object(shape) as unknown as z.ZodObject<
+    { [K in keyof P]: z.ZodType<ParamValues<P>[K]> }
+  >;
+}
+
+/** `?url=` of the fetch-and-parse, summary and screenshot routes (params.ts's URL_QUERY). */
+export const UrlQuery = paramsSchema(URL_QUERY);
 
 /** The error raised for the first issue of a failed validation. */
 export function validationError(error: z.ZodError): ApiError {
   const issue = error.issues[0];
+  // A parameter's own parse (paramsSchema) failed: its error as it is.
+  const own = issue?.code === "custom" ? issue.params?.error : undefined;
+  if (own instanceof ApiError) return own;
   const message = issue?.message ?? "Invalid input";
   const code = message in CODE_OF_MESSAGE ? CODE_OF_MESSAGE[message] : "INVALID_INPUT";
   return new ApiError(code, message);
