@@ -141,6 +141,11 @@ export function createLightApp(
   return app;
 }
 
+/** The routes added to a light app, in order (empty for any other app). */
+export function routeSpecs(app: object): readonly RouteSpec[] {
+  return routesOf.get(app as LightApp) ?? [];
+}
+
 /** `/{code}` as Hono's `/:code`. */
 function honoPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ":$1");
