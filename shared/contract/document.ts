@@ -5,7 +5,7 @@
  * zod, on the first request that needs the document.
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import type { OpenApiDocument, OperationDoc, RootInfo, RouteSpec } from "./light_app.ts";
+import type { OpenApiDocument, OperationsModule, RootInfo, RouteSpec } from "./light_app.ts";
 import { ErrorBodySchema, jsonContent, openapiPaths, publicByDefault } from "./openapi.ts";
 import { paramsSchema } from "./validation.ts";
 
@@ -74,11 +74,20 @@ export function finishDocument(app: OpenAPIHono<any>, info: RootInfo): OpenApiDo
 export function buildDocument(
   info: RootInfo,
   routes: readonly RouteSpec[],
-  operations: Record<string, OperationDoc>,
+  { OPERATIONS: operations, COMPONENTS: components = {} }: OperationsModule,
 ): OpenApiDocument {
   const doc = new OpenAPIHono();
   doc.openAPIRegistry.registerPath(rootRoute(info));
   doc.openAPIRegistry.register("ErrorBody", ErrorBodySchema);
+  for (const [type, byName] of Object.entries(components)) {
+    for (const [name, value] of Object.entries(byName)) {
+      doc.openAPIRegistry.registerComponent(
+        type as Parameters<typeof doc.openAPIRegistry.registerComponent>[0],
+        name,
+        value as never,
+      );
+    }
+  }
   for (const route of routes) {
     const operation = operations[route.operationId];
     if (!operation) throw new Error(`no document entry for operation ${route.operationId}`);

@@ -85,6 +85,8 @@ export type OperationDoc = Record<string, unknown> & { summary: string };
 /** An experiment's `operations` module: its OperationDoc per operationId. */
 export interface OperationsModule {
   OPERATIONS: Record<string, OperationDoc>;
+  /** Components the operations refer to, by type and name (`securitySchemes`). */
+  COMPONENTS?: Record<string, Record<string, unknown>>;
 }
 
 /** The Hono app type of a light experiment (an OpenAPIHono experiment app is one too). */
@@ -115,11 +117,8 @@ export function createLightApp(
   routesOf.set(app, routes);
   // Built once, on first use, after every route is added; a failed load is retried.
   const load = async () => {
-    const [{ buildDocument }, { OPERATIONS }] = await Promise.all([
-      import("./document.ts"),
-      operations(),
-    ]);
-    return buildDocument(info, routes, OPERATIONS);
+    const [{ buildDocument }, ops] = await Promise.all([import("./document.ts"), operations()]);
+    return buildDocument(info, routes, ops);
   };
   let document = onFirstUse(load);
   const build = async () => {
