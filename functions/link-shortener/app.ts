@@ -106,7 +106,11 @@ const CODE_PARAM: Param<string> = {
   example: "aZ3k9Qx",
   code: "INVALID_INPUT",
   message: "Missing code",
-  parse: (raw) => String(raw),
+  parse(raw) {
+    // The router gives a path parameter only when it has one; an MCP call may not.
+    if (typeof raw !== "string" || raw === "") throw new ApiError(this.code, this.message);
+    return raw;
+  },
 };
 
 /** The parameters of the code routes. */
