@@ -9,6 +9,7 @@ import { type BenchRow, formatTable, percentile } from "./harness.ts";
 import { extractMetadata } from "../functions/metadata-extractor/extract.ts";
 import type { PageMetadata } from "../functions/metadata-extractor/schema.ts";
 import { detectCharset } from "../shared/net/safe_fetch.ts";
+import { collapse, parseHtml, select, text } from "../shared/net/html.ts";
 import { fileURLToPath } from "node:url";
 import { decodeHTML } from "entities";
 
@@ -264,7 +265,7 @@ function same(field: keyof Comparable, ours: string, theirs: string, page: Bench
     case "logo":
     case "url":
       try {
-        return new URL(ours, page.url).href === new URL(theirs, page.url).href;
+        return href(ours, page) === href(theirs, page);
       } catch {
         return false;
       }
@@ -281,6 +282,16 @@ function same(field: keyof Comparable, ours: string, theirs: string, page: Bench
     default:
       return norm(ours) === norm(theirs);
   }
+}
+
+/**
+ * A URL as it loads: resolved against the page, with a doubled "/" inside the path written once
+ * (metascraper normalises its URLs so, with normalize-url; the page wrote "//dpp/news").
+ */
+function href(url: string, page: BenchPage): string {
+  const u = new URL(url, page.url);
+  u.pathname = u.pathname.replace(/\/{2,}/g, "/");
+  return u.href;
 }
 
 /** The verdict on one field of one page. */
@@ -367,6 +378,8 @@ export function formatAgreement(a: Agreement): string {
 
 /** Target: share of field values that agree with metascraper on real pages. */
 const TARGET_AGREEMENT = 0.92;
+/** Target: the same share on the held-out half of the corpus. */
+const TARGET_HELD_OUT = 0.93;
 
 /** The URL a real page says it lives at (canonical, og:url), else a placeholder. */
 export function pageUrl(html: string): string {
@@ -461,16 +474,104 @@ export const METASCRAPER_WRONG: {
   {
     field: "author",
     reason: "takes a date stamp, or a byline with its date, for the author's name",
-    applies: (o, t) =>
-      t.author !== null && /\b(?:a|p)\.?m\.?\b.*\b\d{4}$|\b\d{4}\s+\d{1,2}:\d{2}/i.test(t.author) &&
-      (o.author === null || t.author.startsWith(o.author)),
+    applies: (_o, t) =>
+      t.author !== null && /\b(?:a|p)\.?m\.?\b.*\b\d{4}$|\b\d{4}\s+\d{1,2}:\d{2}/i.test(t.author),
   },
   {
     field: "author",
     reason: "deletes the '@' in an e-mail address or handle",
     applies: (o, t) => o.author !== null && t.author === o.author.replace("@", ""),
   },
+  {
+    field: "author",
+    reason: "takes a commenter's name (a comment's 'name wrote:' line) for the page's author",
+    applies: (o, t, page) =>
+      t.author !== null && o.author !== t.author &&
+      new RegExp(`>\\s*${literal(t.author)}\\s*(?:<[^>]{0,200}>\\s*)*(?:wrote|says)\\s*:`, "i")
+        .test(page.html),
+  },
+  {
+    field: "author",
+    reason: "takes a top heading's or the navigation's text ('For Authors') for the author",
+    applies: (o, t, page) =>
+      t.author !== null && o.author !== t.author &&
+      textsOf(page, HEADING_OR_NAV).some((x) => x === t.author),
+  },
+  {
+    field: "author",
+    reason: "finds no author where the page's byline (class*=byline) begins with the name (it " +
+      "refuses a whole byline when it reads a date in it; ours is the name before the date)",
+    applies: (o, t, page) =>
+      t.author === null && o.author !== null &&
+      textsOf(page, '[class*="byline" i]').some((x) =>
+        x.replace(/^by\s+/i, "").startsWith(o.author!)
+      ),
+  },
+  {
+    field: "publisher",
+    reason: "takes a top heading's or the navigation's text for the publisher",
+    applies: (o, t, page) =>
+      t.publisher !== null && o.publisher !== t.publisher &&
+      textsOf(page, HEADING_OR_NAV).some((x) => x === t.publisher),
+  },
+  {
+    field: "date",
+    reason: "does not read Dublin Core dates (<meta name=DC.date.issued>), where the page " +
+      "declares its date only there",
+    applies: (o, t, page) => {
+      const dc = page.html.match(
+        /<meta\s+name=["']?dc\.date(?:\.issued|\.created)?["']?\s+content=["']([^"']{1,40})["']/i,
+      );
+      return dc !== null && t.date.length === 0 && o.date.some((d) => same("date", d, dc[1], page));
+    },
+  },
+  {
+    field: "description",
+    reason: "gives no description where the page declares none (it has no body fallback; " +
+      "ours is the article's first paragraph)",
+    applies: (o, t, page) =>
+      t.description === null && o.description !== null &&
+      !declaresDescription(page) &&
+      textsOf(page, "p").some((x) => x.startsWith(o.description!.replace(/…$/, ""))),
+  },
+  {
+    field: "image",
+    reason: "takes an <img> the page declares under 100 px (another story's thumbnail, an " +
+      "icon) where the page declares no preview image",
+    applies: (o, t, page) => {
+      if (t.image === null || o.image === t.image || DECLARED_IMAGE.test(page.html)) return false;
+      return select(parseHtml(page.html), "img[src]").some((img) => {
+        const side = Math.min(
+          ...["width", "height"].map((k) => parseInt(img.attribs[k] ?? "", 10) || Infinity),
+        );
+        return side < 100 && same("image", img.attribs.src, t.image!, page);
+      });
+    },
+  },
 ];
+
+/** A value written into a regular expression as itself. */
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The text of the page's elements matching `selector`, white space collapsed. */
+function textsOf(page: BenchPage, selector: string): string[] {
+  return select(parseHtml(page.html), selector).map((el) => collapse(text(el)));
+}
+
+/** A top heading, the navigation, and every element inside them. */
+const HEADING_OR_NAV = ["h1", "h2", "nav", "[role=navigation]"].flatMap((s) => [s, `${s} *`])
+  .join(", ");
+
+/** Whether the page declares a description that is not blank (Open Graph, Twitter, <meta>). */
+function declaresDescription(page: BenchPage): boolean {
+  return [...page.html.matchAll(/<meta\b[^>]{0,500}>/gi)].some(([tag]) =>
+    /(?:name|property)=["']?(?:og:|twitter:)?description["'\s>]/i.test(tag) &&
+    /content=["']?\s*[^"'\s>]/i.test(tag)
+  );
+}
+/** Whether the page declares a preview image anywhere metascraper or we read one. */
+const DECLARED_IMAGE =
+  /<meta[^>]+(?:name|property|itemprop)=["']?(?:og:image|twitter:image|image)|rel=["']?image_src|"image"\s*:/i;
 
 /** Per-field verdict counts over the corpus, and the differences for review. */
 export interface CorpusAgreement {
@@ -611,10 +712,21 @@ export async function measure(): Promise<
     })),
   );
   const corpus = mergeAgreements(halves.map((h) => h.a));
-  // The halves' overall figures: the held-out one is the figure for pages no rule was tuned on.
-  const halfRows = halves.map(({ half, a }) => {
-    const overall = agreementRows(a).at(-2)!;
-    return { ...overall, measure: `${overall.measure}, ${half} half (by name hash)` };
+  // The halves' figures, strict and reviewed: the held-out one is the figure for pages no rule
+  // was made on, held to the issue's target.
+  const halfRows = halves.flatMap(({ half, a }) => {
+    const [strict, reviewed] = agreementRows(a).slice(-2);
+    const target = half === "held-out"
+      ? { target: `>= ${TARGET_HELD_OUT * 100}%`, pass: strict.ratio >= TARGET_HELD_OUT }
+      : {};
+    return [
+      {
+        ...strict,
+        measure: `/metadata agrees with metascraper, ${half} half (${a.pages} pages, by name hash)`,
+        ...target,
+      },
+      { ...reviewed, measure: `/metadata agrees with metascraper or it is wrong, ${half} half` },
+    ];
   });
   return { rows: [...rows, ...agreementRows(corpus), ...halfRows], agreements, corpus };
 }

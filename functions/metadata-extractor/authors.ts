@@ -29,7 +29,7 @@ export function cleanAuthor(value: string): string | null {
   const at = dateStart(v);
   if (at === 0) return null;
   if (at !== null) v = v.slice(0, at);
-  v = v.replace(/[\s,;|·•–—-]+$/, "").replace(TRAILING_LABEL, "").trim();
+  v = v.replace(/[\s,;|/·•–—-]+$/, "").replace(TRAILING_LABEL, "").trim();
   if (v === "" || v.length > MAX_AUTHOR_LENGTH || isSentence(v)) return null;
   return v;
 }

@@ -7,6 +7,7 @@
 import { isTag } from "domhandler";
 import { compile, selectAll } from "css-select";
 import { type AnyNode, attr, type Document, type Element, text } from "../../shared/net/html.ts";
+import { cleanAuthor } from "./authors.ts";
 
 /** Compiled selectors by text: compiling is most of a query's cost (~0.1 ms each). */
 const compiled = new Map<string, ReturnType<typeof compile<AnyNode, Element>>>();
@@ -72,8 +73,31 @@ function firstValue(
 }
 
 const textOf = (el: Element) => text(el) || null;
-/** Two words at least: "Staff" or a lone handle is not a byline. */
-const twoWords = (v: string) => /^\S+\s+\S+/.test(v);
+
+/**
+ * Where a name is never read from: a page's top headings are its headline and section titles
+ * ("Related stories"), and its navigation holds menu labels ("For Authors"), not bylines or
+ * the site's name.
+ */
+const NOT_A_NAME = new Set(["h1", "h2", "nav"]);
+
+/** An element's text as a name, unless it is in a top heading or the navigation. */
+const nameText = (el: Element) => (inHeadingOrNav(el) ? null : textOf(el));
+
+function inHeadingOrNav(el: Element): boolean {
+  for (let p: AnyNode | null = el; p; p = p.parent) {
+    if (isTag(p) && (NOT_A_NAME.has(p.name) || p.attribs.role === "navigation")) return true;
+  }
+  return false;
+}
+
+/**
+ * Two words at least once the byline is cleaned: "Staff", a lone handle, or one word before a
+ * date stamp ("CBS/AP/ June 6, 2013, 10:59 AM") is not a byline.
+ */
+const twoWords = (v: string) => TWO_WORDS.test(v) && TWO_WORDS.test(cleanAuthor(v) ?? "");
+/** Cleaning never adds a word, so a one-word value is refused before it is cleaned. */
+const TWO_WORDS = /^\S+\s+\S+/;
 
 /** A body selector and how its value is read. */
 export interface BodyRule {
@@ -85,15 +109,15 @@ export interface BodyRule {
 
 /** Author candidates in the body, in order (values still go through `cleanAuthor`). */
 export const AUTHOR_RULES: BodyRule[] = [
-  { selector: '[itemprop*="author" i] [itemprop="name"]', read: textOf },
-  { selector: '[itemprop*="author" i]', read: textOf },
-  { selector: '[rel="author"]', read: textOf },
-  { selector: 'a[class*="author" i]', read: textOf, accept: twoWords },
-  { selector: '[class*="author" i] a', read: textOf, accept: twoWords },
-  { selector: 'a[href*="/author/" i]', read: textOf, accept: twoWords },
-  { selector: 'a[class*="screenname" i]', read: textOf },
-  { selector: '[class*="author" i]', read: textOf, accept: twoWords },
-  { selector: '[class*="byline" i]', read: textOf, accept: twoWords },
+  { selector: '[itemprop*="author" i] [itemprop="name"]', read: nameText },
+  { selector: '[itemprop*="author" i]', read: nameText },
+  { selector: '[rel="author"]', read: nameText },
+  { selector: 'a[class*="author" i]', read: nameText, accept: twoWords },
+  { selector: '[class*="author" i] a', read: nameText, accept: twoWords },
+  { selector: 'a[href*="/author/" i]', read: nameText, accept: twoWords },
+  { selector: 'a[class*="screenname" i]', read: nameText },
+  { selector: '[class*="author" i]', read: nameText, accept: twoWords },
+  { selector: '[class*="byline" i]', read: nameText, accept: twoWords },
 ];
 
 /** Date candidates in the body, in order (values still go through `toIsoDate`). */
@@ -111,9 +135,9 @@ export const DATE_RULES: BodyRule[] = [
 
 /** Site-name candidates in the body: the logo's text or alt, a brand link. */
 export const PUBLISHER_RULES: BodyRule[] = [
-  { selector: "#logo", read: textOf },
-  { selector: ".logo", read: textOf },
-  { selector: 'a[class*="brand" i]', read: textOf },
+  { selector: "#logo", read: nameText },
+  { selector: ".logo", read: nameText },
+  { selector: 'a[class*="brand" i]', read: nameText },
   { selector: '[class*="logo" i] a img[alt]', read: (el) => attr(el, "alt") },
   { selector: '[class*="logo" i] img[alt]', read: (el) => attr(el, "alt") },
 ];

@@ -66,7 +66,8 @@ const DATELINE = /^[A-Z\s]+\s+[-—–]\s+/;
 /** A description: collapsed, twice-encoded entities decoded, a leading dateline dropped. */
 export function cleanDescription(value: string): string | null {
   let v = collapse(value);
-  if (LEFT_ENTITY.test(v)) v = decodeHTML(v);
+  // Collapsed again once decoded: a twice-encoded `&nbsp;` is white space too.
+  if (LEFT_ENTITY.test(v)) v = collapse(decodeHTML(v));
   return v.replace(DATELINE, "") || null;
 }
 

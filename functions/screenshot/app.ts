@@ -9,11 +9,11 @@ import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { isPublicHost } from "../../shared/net/address.ts";
 import type { BrowserBinding } from "../../shared/bindings/browser/mod.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
+import { Admission, admitted } from "../../shared/contract/admission.ts";
 import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { errorResponses } from "../../shared/contract/openapi.ts";
 import { type FetchPolicy, privateHostError } from "../../shared/net/safe_fetch.ts";
 import { DEFAULT_LIMITS, DEFAULT_QUALITY, type ScreenshotLimits } from "./limits.ts";
-import { PageSlots } from "./page_slots.ts";
 import { WarmPages } from "./warm_pages.ts";
 import type { CaptureDeps, Prepared } from "./capture.ts";
 import { FORMATS, PngSchema, ScreenshotQuery } from "./schema.ts";
@@ -99,11 +99,11 @@ export const MCP_TOOLS: McpTool[] = [
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
   const limits: ScreenshotLimits = { ...DEFAULT_LIMITS, ...bindings.limits };
-  const slots = new PageSlots(
-    limits.maxConcurrentPages,
-    limits.maxQueuedPages,
-    limits.queueTimeoutMs,
-  );
+  const slots = new Admission({
+    concurrency: limits.maxConcurrentPages,
+    maxQueued: limits.maxQueuedPages,
+    maxWaitMs: limits.queueTimeoutMs,
+  });
   const policy = bindings.fetchPolicy;
   const cache = new CaptureCache(limits.cacheBytes);
   // Warm pages are made by the capture module, loaded on first use like the capture itself.
@@ -118,7 +118,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   const refill = () => {
     if (!warm) return;
     bindings.BROWSER.get().then(
-      (browser) => warm.fill(browser, slots.max - slots.active),
+      (browser) => warm.fill(browser, slots.limits.concurrency - slots.active),
       () => {}, // no browser now: the next capture starts one
     );
   };
@@ -194,39 +194,37 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     const cached = cache.get(key);
     if (cached) return respond(cached, true);
 
-    const release = await slots.acquire();
-    if (!release) throw new ApiError("SCREENSHOT_ERROR", "Browser busy");
     let png: Uint8Array;
     try {
-      const { capture } = await loadCapture();
-      png = await capture(
-        {
-          url,
-          width,
-          height,
-          fullPage,
-          deviceScaleFactor,
-          format,
-          quality: format === "jpeg" || format === "webp"
-            ? query.quality ?? DEFAULT_QUALITY
-            : undefined,
-          paper: query.paper,
-          landscape: query.landscape,
-          device: query.device,
-          hideCookieBanners: query.hideCookieBanners,
-          blockAds: query.blockAds,
-          colorScheme: query.colorScheme,
-          reducedMotion: query.reducedMotion,
-          omitBackground: query.omitBackground,
-          selector: query.selector,
-          waitFor: query.waitFor,
-        },
-        // The capture is bounded by its deadline, not by the client: Deno.serve's
-        // request.signal also fires on success (legacy abort), so it is left alone.
-        deps,
-      );
+      // A request past the page slots and their queue is 502 "Busy: …" with Retry-After.
+      png = await admitted(c, slots, "SCREENSHOT_ERROR", async () =>
+        (await loadCapture()).capture(
+          {
+            url,
+            width,
+            height,
+            fullPage,
+            deviceScaleFactor,
+            format,
+            quality: format === "jpeg" || format === "webp"
+              ? query.quality ?? DEFAULT_QUALITY
+              : undefined,
+            paper: query.paper,
+            landscape: query.landscape,
+            device: query.device,
+            hideCookieBanners: query.hideCookieBanners,
+            blockAds: query.blockAds,
+            colorScheme: query.colorScheme,
+            reducedMotion: query.reducedMotion,
+            omitBackground: query.omitBackground,
+            selector: query.selector,
+            waitFor: query.waitFor,
+          },
+          // The capture is bounded by its deadline, not by the client: Deno.serve's
+          // request.signal also fires on success (legacy abort), so it is left alone.
+          deps,
+        ));
     } finally {
-      release();
       refill();
     }
     const entry = {

@@ -6,8 +6,10 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../functions/ai-summary/app.ts";
 import { SUMMARY_SYSTEM_PROMPT } from "../../functions/ai-summary/prompt.ts";
+import { DEFAULT_TREE_LIMITS } from "../../functions/ai-summary/tree.ts";
 import { type AI, createAi, extractiveAi } from "../../shared/bindings/ai/mod.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
+import { endedByDeadline } from "../support/deadline_race.ts";
 import { type FixtureRoute, startFixtureServer } from "../support/fixture_server.ts";
 import { FAKE_MODEL, type FakeBehaviour, startOpenAiFake } from "../support/openai_fake.ts";
 import { guardedPolicy, openPolicy } from "../support/policy.ts";
@@ -198,14 +200,14 @@ Deno.test("summary: a model 500 is 502 FETCH_OR_AI_ERROR with the server's messa
 Deno.test("summary: a model that hangs is 502 FETCH_OR_AI_ERROR within AI_TIMEOUT_MS", async () => {
   await withSetup(async ({ app, fake, pages }) => {
     const started = performance.now();
-    const res = await summary(app, pages.url("/articles/solar_sails.html"));
+    const res = await endedByDeadline(summary(app, pages.url("/articles/solar_sails.html")), 300);
     const elapsed = performance.now() - started;
     assert.equal(res.status, 502);
     assert.deepEqual(await res.json(), {
       error: `AI model at ${new URL(fake.origin).host} timed out after 300 ms`,
       code: "FETCH_OR_AI_ERROR",
     });
-    assert.ok(elapsed >= 290 && elapsed < 3_000, `took ${elapsed} ms`);
+    assert.ok(elapsed >= 290, `gave up early, after ${elapsed} ms`);
     assert.equal(fake.requests.length, 1);
   }, { behaviour: { kind: "hang" }, timeoutMs: 300 });
 });
@@ -262,14 +264,16 @@ Deno.test("summary: plain text is summarised as text; binary is 502 with a clear
 
 Deno.test("summary: a page nested 6,000 levels deep is 502 FETCH_OR_AI_ERROR saying so, model not called", async () => {
   await withSetup(async ({ app, fake, pages }) => {
-    const started = performance.now();
-    const res = await summary(app, pages.url("/deep"));
+    // Answered within the reader's time budget (an AssertionError if not).
+    const res = await endedByDeadline(
+      summary(app, pages.url("/deep")),
+      DEFAULT_TREE_LIMITS.maxMs,
+    );
     assert.equal(res.status, 502);
     assert.deepEqual(await res.json(), {
       error: "Page nested too deeply to read: over 1024 levels",
       code: "FETCH_OR_AI_ERROR",
     });
-    assert.ok(performance.now() - started < 5_000, "answered within the reader's bounds");
     assert.equal(fake.requests.length, 0);
     const ok = await summary(app, pages.url("/articles/solar_sails.html"));
     assert.equal(ok.status, 200, "the next request is served as usual");

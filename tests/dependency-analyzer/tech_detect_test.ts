@@ -1,10 +1,8 @@
 /** The engine over a small rule table: signals, confidence, implies, excludes, requires. */
 import assert from "node:assert/strict";
 import { compileTechRules } from "../../functions/dependency-analyzer/tech_rules.ts";
-import {
-  detectTechnologies,
-  type PageSignals,
-} from "../../functions/dependency-analyzer/tech_detect.ts";
+import { detectTechnologies } from "../../functions/dependency-analyzer/tech_detect.ts";
+import { pageSignals } from "./signals.ts";
 
 const CATEGORIES = { "1": { name: "CMS" }, "2": { name: "Plugins" }, "3": { name: "Languages" } };
 const RULES = compileTechRules({
@@ -25,24 +23,10 @@ const RULES = compileTechRules({
   },
 }, CATEGORIES);
 
-function page(overrides: Partial<PageSignals>): PageSignals {
-  return {
-    url: "https://x.test/",
-    html: "",
-    scriptSrc: [],
-    scripts: [],
-    css: [],
-    meta: new Map(),
-    headers: new Map(),
-    cookies: new Map(),
-    ...overrides,
-  };
-}
-
 Deno.test("meta and headers detect, with version, categories, evidence; implies follow", async () => {
   const found = await detectTechnologies(
     RULES,
-    page({
+    pageSignals({
       meta: new Map([["generator", ["Acme 2.1"]]]),
       headers: new Map([["x-powered-by", ["Acme"]]]),
     }),
@@ -59,12 +43,12 @@ Deno.test("meta and headers detect, with version, categories, evidence; implies 
 Deno.test("requires: a technology counts only next to what it requires", async () => {
   const alone = await detectTechnologies(
     RULES,
-    page({ scriptSrc: ["https://x.test/acme-plugin.js"] }),
+    pageSignals({ scriptSrc: ["https://x.test/acme-plugin.js"] }),
   );
   assert.deepEqual(alone.map((t) => t.name), []);
   const together = await detectTechnologies(
     RULES,
-    page({
+    pageSignals({
       scriptSrc: ["https://x.test/acme-plugin.js"],
       meta: new Map([["generator", ["Acme 2"]]]),
     }),
@@ -75,7 +59,7 @@ Deno.test("requires: a technology counts only next to what it requires", async (
 Deno.test("excludes remove, and html, inline scripts and cookies are read", async () => {
   const found = await detectTechnologies(
     RULES,
-    page({
+    pageSignals({
       html: '<!-- legacy --><div class="x" data-tracker-id="1"></div>',
       meta: new Map([["generator", ["Acme 2"]]]),
       scripts: ["tracker.init({})"],
@@ -96,7 +80,7 @@ Deno.test("a long page is matched near its literals, far occurrences included", 
   const filler = "<p>filler text</p>".repeat(20_000);
   const found = await detectTechnologies(
     RULES,
-    page({ html: `${filler}<div id="a" data-tracker-id="9"></div>${filler}` }),
+    pageSignals({ html: `${filler}<div id="a" data-tracker-id="9"></div>${filler}` }),
   );
   assert.deepEqual(found.map((t) => t.name), ["Tracker"]);
   assert.equal(found[0].evidence[0].value, '<div id="a" data-tracker-id');
@@ -109,7 +93,7 @@ async function detectionMs(html: string): Promise<number> {
   let best = Infinity;
   for (let i = 0; i < 3; i++) {
     const started = performance.now();
-    await detectTechnologies(rules, page({ html }));
+    await detectTechnologies(rules, pageSignals({ html }));
     best = Math.min(best, performance.now() - started);
   }
   return best;
@@ -125,7 +109,7 @@ Deno.test("the whole rule set: patterns that could backtrack run in linear time,
   // Still what it detected (and its version), on the linear engine.
   const found = await detectTechnologies(
     rules,
-    page({ html: '<link rel="stylesheet" href="/css/bootstrap-4.3.1.min.css">' }),
+    pageSignals({ html: '<link rel="stylesheet" href="/css/bootstrap-4.3.1.min.css">' }),
   );
   const hit = found.find((t) => t.name === "Bootstrap");
   assert.equal(hit?.version, "4.3.1");

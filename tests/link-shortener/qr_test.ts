@@ -3,6 +3,7 @@
  * QR code with the asked size, margin and error-correction level; bad options are 400.
  */
 import assert from "node:assert/strict";
+import { latenciesDuring } from "../support/loop_latency.ts";
 // @ts-types="@types/qrcode"
 import QRCode from "qrcode";
 import { decodePng, type Png, pngSize } from "../support/png.ts";
@@ -125,34 +126,22 @@ Deno.test("GET /:code/qr: GET / is answered while 10 concurrent 2048 px ecc=H PN
     }
     // Warm: the first QR loads qrcode.
     await (await fetch(`${base}/${codes[0]}/qr?format=png&size=64`)).body?.cancel();
-    let busy = true;
-    const started = performance.now();
-    const heavy = Promise.all(codes.map(async (code) => {
-      const res = await fetch(`${base}/${code}/qr?format=png&size=2048&margin=0&ecc=H`);
-      assert.equal(res.status, 200);
-      return new Uint8Array(await res.arrayBuffer());
-    })).finally(() => busy = false);
-    const during: number[] = [];
-    while (busy && during.length < 400) {
-      const asked = performance.now();
-      await (await fetch(`${base}/`)).body?.cancel();
-      during.push(performance.now() - asked);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    const images = await heavy;
-    const batch = performance.now() - started;
+    const { result: images, latencies, median, workMs, shown } = await latenciesDuring(
+      base,
+      () =>
+        Promise.all(codes.map(async (code) => {
+          const res = await fetch(`${base}/${code}/qr?format=png&size=2048&margin=0&ecc=H`);
+          assert.equal(res.status, 200);
+          return new Uint8Array(await res.arrayBuffer());
+        })),
+      5,
+    );
     assert.deepEqual(pngSize(images[0]), { width: 2048, height: 2048 });
     // Made without a pause, each image held the loop ~0.3 s and GET / waited for nearly the
     // whole batch (2.7 s of ~3 s); in slices it is answered between them. Measured against
     // the batch's own time in this run (the machine's load scales both).
-    const sorted = [...during].sort((a, b) => a - b);
-    const median = sorted[Math.floor((sorted.length - 1) / 2)];
-    const shown = `batch ${batch.toFixed(0)} ms; GET / ${
-      during.map((d) => d.toFixed(0)).join(" ")
-    }`;
-    console.log(`GET / median ${median.toFixed(0)} ms; ${shown}`);
-    assert.ok(during.length >= 5, shown);
-    assert.ok(median < batch / 10, shown);
+    assert.ok(latencies.length >= 5, shown);
+    assert.ok(median < workMs / 10, shown);
   } finally {
     await server.shutdown();
   }

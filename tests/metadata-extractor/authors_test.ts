@@ -12,6 +12,7 @@ Deno.test("cleanAuthor: 'By', labels and trailing date stamps go", () => {
   );
   assert.equal(cleanAuthor("unionwv wrote:"), "unionwv");
   assert.equal(cleanAuthor("@dvergano"), "dvergano");
+  assert.equal(cleanAuthor("CBS/AP/"), "CBS/AP");
   assert.equal(
     cleanAuthor("TOM MAHON, Staff Writer mahont@phillynews.com"),
     "TOM MAHON, Staff Writer mahont@phillynews.com",

@@ -531,6 +531,14 @@ Deno.test("description falls back to the first real paragraph; double-encoded en
     AT,
   );
   assert.equal(encoded.description, "Nigeria’s capital 'x'");
+  // A twice-encoded no-break space is white space like any other: trimmed, collapsed.
+  const spaced = await extractMetadata(
+    page(
+      `<meta name="description" content="It paid off.&amp;nbsp; HT&amp;nbsp;&amp;nbsp;reports.&amp;nbsp;">`,
+    ),
+    AT,
+  );
+  assert.equal(spaced.description, "It paid off. HT reports.");
 });
 
 Deno.test("a body rule reads its first 20 matching elements (a page of thousands of non-dates is not read through)", async () => {

@@ -3,7 +3,7 @@
  * and a caller's token for a private repository on `/digest` and `/explain`.
  */
 import assert from "node:assert/strict";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { loadO200k } from "../../functions/repo-explainer/o200k.ts";
 import { createApp } from "../../functions/repo-explainer/app.ts";
 import { section } from "../../functions/repo-explainer/repo_text.ts";
 import { extractiveAi } from "../../shared/bindings/ai/mod.ts";
@@ -14,6 +14,8 @@ import {
   startGithubFake,
 } from "../support/github_fake.ts";
 import { openPolicy } from "../support/policy.ts";
+
+const { count: countTokens } = await loadO200k();
 
 const BIG = "export const big = [\n" + "  'some words in a list',\n".repeat(300) + "];\n";
 

@@ -1,6 +1,6 @@
 /** Token counting: exact on ordinary text, bounded on long runs, estimated past the budget. */
 import assert from "node:assert/strict";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { loadO200k } from "../../functions/repo-explainer/o200k.ts";
 import {
   chunks,
   ESTIMATE_CHARS_PER_TOKEN,
@@ -8,6 +8,8 @@ import {
   tokenCounter,
   tokenReport,
 } from "../../functions/repo-explainer/tokens.ts";
+
+const { count: countTokens } = await loadO200k();
 
 Deno.test("tokens: ordinary source counts as the whole text does", async () => {
   const text = await Deno.readTextFile(

@@ -86,35 +86,38 @@ chromiumTest(
         },
       );
 
-      await t.step("20 requests, 8 at a time: each is a PNG or 'Browser busy'", async () => {
-        const limits = { maxConcurrentPages: 2, maxQueuedPages: 2, queueTimeoutMs: 5_000 };
-        const app = createApp({ BROWSER: browser, fetchPolicy, limits }, quiet);
-        const outcomes: string[] = [];
-        let next = 0;
-        const worker = async () => {
-          while (next < 20) {
-            next++;
-            const res = await shootWith(app, "/screenshot/solid.html");
-            if (res.status === 200) {
-              assert.equal(res.headers.get("content-type"), "image/png");
-              assert.equal(pngSize(new Uint8Array(await res.arrayBuffer())).width, 1280);
-              outcomes.push("png");
-            } else {
-              assert.equal(res.status, 502);
-              assert.deepEqual(await res.json(), {
-                error: "Browser busy",
-                code: "SCREENSHOT_ERROR",
-              });
-              outcomes.push("busy");
+      await t.step(
+        "20 requests, 8 at a time: each is a PNG or 'Busy' with Retry-After",
+        async () => {
+          const limits = { maxConcurrentPages: 2, maxQueuedPages: 2, queueTimeoutMs: 5_000 };
+          const app = createApp({ BROWSER: browser, fetchPolicy, limits }, quiet);
+          const outcomes: string[] = [];
+          let next = 0;
+          const worker = async () => {
+            while (next < 20) {
+              next++;
+              const res = await shootWith(app, "/screenshot/solid.html");
+              if (res.status === 200) {
+                assert.equal(res.headers.get("content-type"), "image/png");
+                assert.equal(pngSize(new Uint8Array(await res.arrayBuffer())).width, 1280);
+                outcomes.push("png");
+              } else {
+                assert.equal(res.status, 502);
+                assert.equal(res.headers.get("retry-after"), "1");
+                const body = await res.json();
+                assert.equal(body.code, "SCREENSHOT_ERROR");
+                assert.match(body.error, /^Busy: /);
+                outcomes.push("busy");
+              }
             }
-          }
-        };
-        await Promise.all(Array.from({ length: 8 }, worker));
-        assert.equal(outcomes.length, 20);
-        assert.ok(outcomes.includes("png"), "some requests got a page");
-        assert.ok(outcomes.includes("busy"), "8 at once over 2 pages + 2 queued turns some away");
-        assert.equal(await openContexts(browser), 0, "no leaked browser contexts");
-      });
+          };
+          await Promise.all(Array.from({ length: 8 }, worker));
+          assert.equal(outcomes.length, 20);
+          assert.ok(outcomes.includes("png"), "some requests got a page");
+          assert.ok(outcomes.includes("busy"), "8 at once over 2 pages + 2 queued turns some away");
+          assert.equal(await openContexts(browser), 0, "no leaked browser contexts");
+        },
+      );
     } finally {
       await browser.close();
       await server.close();

@@ -5,14 +5,19 @@
  * that dies is reported and restarted.
  */
 import assert from "node:assert/strict";
+import { STOP_GRACE_MS } from "../../scripts/dev.ts";
 import { descendants, type ProcessRef, stillRunning } from "../../scripts/process_tree.ts";
+import { REFERENCE_FACTOR } from "../support/deadline_race.ts";
 import { chromiumTest } from "../screenshot/chromium.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 /** Services on a loaded machine may take this long to answer their first request. */
 const UP_TIMEOUT_MS = 60_000;
-/** The runner must be gone, and everything below it, this soon after the signal. */
-const STOP_BOUND_MS = 10_000;
+/**
+ * The runner must be gone, and everything below it, before this reference passes after the
+ * signal: its own STOP_GRACE_MS ends in SIGKILL, so only a runner that does not stop loses.
+ */
+const STOP_BOUND_MS = REFERENCE_FACTOR * STOP_GRACE_MS;
 
 /** Ports nothing listens on right now. */
 function freePorts(n: number): number[] {

@@ -235,6 +235,9 @@ class SharedBrowser implements BrowserBinding {
       userDataDir,
       args: [...LAUNCH_ARGS, ...sandbox, ...(this.config.args ?? [])],
       defaultViewport: null,
+      // DevTools over a pipe, not a WebSocket: the pipe closes when this process dies (even by
+      // SIGKILL), and Chromium exits on that, where a WebSocket browser outlived the service.
+      pipe: true,
       timeout: timeoutMs,
       protocolTimeout: PROTOCOL_TIMEOUT_MS,
       // The service decides what a signal means (main.ts closes the browser, then exits);

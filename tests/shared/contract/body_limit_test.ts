@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { ApiError, onError } from "../../../shared/contract/errors.ts";
+import { endedByDeadline } from "../../support/deadline_race.ts";
 import {
   BodyStalledError,
   limitBody,
@@ -255,11 +256,9 @@ Deno.test("a body that stalls is cancelled with 408 after the idle timeout", asy
     },
   });
   const req = new Request("http://x/", { method: "POST", body });
-  const started = performance.now();
-  const err = await readBodyLimited(req, 1024, 100).catch((e) => e);
+  const err = await endedByDeadline(readBodyLimited(req, 1024, 100).catch((e) => e), 100);
   assert.ok(err instanceof BodyStalledError, String(err));
   assert.equal(err.status, 408);
   assert.equal(err.code, "INVALID_INPUT");
-  assert.ok(performance.now() - started < 5_000);
   assert.ok(cancelled, "the stalled body was cancelled");
 });

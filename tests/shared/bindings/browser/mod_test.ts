@@ -52,6 +52,41 @@ chromiumTest("a SIGKILLed Chromium's profile folder is removed", async (_t, chro
   }
 });
 
+chromiumTest("a launched Chromium does not outlive a SIGKILLed service", async (_t, chrome) => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("../../../support/launch_browser_child.ts", import.meta.url).pathname,
+      chrome,
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  while (!out.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += value;
+  }
+  const pid = Number(out.trim());
+  assert.ok(pid > 0, `child printed ${JSON.stringify(out)}`);
+  const alive = () => Deno.stat(`/proc/${pid}`).then(() => true, () => false);
+  assert.ok(await alive(), "Chromium is running before the kill");
+  child.kill("SIGKILL");
+  await child.status;
+  await reader.cancel();
+  // Polls up to 10 s: Chromium notices the closed DevTools pipe and shuts down on its own.
+  let gone = false;
+  for (let i = 0; i < 100 && !gone; i++) {
+    gone = !(await alive());
+    if (!gone) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!gone) Deno.kill(-pid, "SIGKILL");
+  assert.ok(gone, `Chromium ${pid} outlived its service`);
+});
+
 chromiumTest(
   "a Chromium launch is logged when it starts and when it is up, with its duration",
   async (_t, chromePath) => {
