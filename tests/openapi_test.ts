@@ -15,7 +15,7 @@ import { createApp as repoExplainer } from "../functions/repo-explainer/app.ts";
 import { createApp as screenshot } from "../functions/screenshot/app.ts";
 import { createApp as objectStorage } from "../functions/object-storage/app.ts";
 import { extractiveAi } from "../shared/bindings/ai/mod.ts";
-import { APP_WIDE_ERRORS } from "../shared/contract/app.ts";
+import { APP_WIDE_ERRORS } from "../shared/contract/document.ts";
 import { type LightApp, routeSpecs } from "../shared/contract/light_app.ts";
 import type { BrowserBinding } from "../shared/bindings/browser/mod.ts";
 import { DOCS_ASSETS } from "../shared/contract/docs.ts";

@@ -19,13 +19,8 @@ import {
 } from "./light_app.ts";
 import { finishDocument, rootRoute } from "./document.ts";
 
-export { APP_WIDE_ERRORS } from "./document.ts";
-export {
-  type ExperimentOptions,
-  type OpenApiDocument,
-  openapiDocument,
-  type RootInfo,
-} from "./light_app.ts";
+// The shell's types are the light shell's (experiments on this one import them from here).
+export type { ExperimentOptions, RootInfo } from "./light_app.ts";
 
 /** The Hono app type of every experiment. */
 export type ExperimentApp = OpenAPIHono<{ Variables: SharedVariables }>;
