@@ -44,6 +44,11 @@ export interface Bindings {
   admission?: Admission;
   /** The text-generation model. */
   AI: AI;
+  /**
+   * Milliseconds of its own work a page's parse and read may take (tree.ts
+   * DEFAULT_TREE_LIMITS.maxMs, 3000, when absent): past it, 502 naming the bound.
+   */
+  readBudgetMs?: number;
 }
 
 /** The formats of `/read` (read.ts's READ_FORMATS, written here so the app loads light). */
@@ -103,8 +108,8 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
           `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
         );
       }
-      const { pageText } = await loadReader();
-      return await pageText(page);
+      const { pageText, readerLimits } = await loadReader();
+      return await pageText(page, readerLimits(bindings.readBudgetMs));
     });
     const body = truncateText(text.trim());
     if (body === "") return c.json({ title, summary: NO_CONTENT_SUMMARY }, 200);
@@ -119,15 +124,19 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     params: READ_QUERY,
   } as const;
   addRoute(app, readRoute, async (c, { url, format = "markdown" }) => {
-    const page = await safeFetch(url, bindings.fetchPolicy);
-    if (page.status >= 400) {
-      throw new ApiError(
-        "FETCH_ERROR",
-        `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
-      );
-    }
-    const { readArticle } = await loadRead();
-    return c.json(await readArticle(url, page, format), 200);
+    // The same page slots as /summary: a page and its tree take memory whichever route reads it.
+    const article = await admitted(c, pages, "FETCH_ERROR", async () => {
+      const page = await safeFetch(url, bindings.fetchPolicy);
+      if (page.status >= 400) {
+        throw new ApiError(
+          "FETCH_ERROR",
+          `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
+        );
+      }
+      const { readArticle, readerLimits } = await loadRead();
+      return await readArticle(url, page, format, readerLimits(bindings.readBudgetMs));
+    });
+    return c.json(article, 200);
   });
   addMcp(app, ROOT, MCP_TOOLS);
   return app;

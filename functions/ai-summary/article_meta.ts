@@ -6,6 +6,7 @@
  */
 import type { AnyNode, Document } from "domhandler";
 import { descendants, textContent } from "./dom.ts";
+import { readerYield } from "./tree.ts";
 
 /** The page's own description of its article; each field null when the page does not say. */
 export interface ArticleMeta {
@@ -27,12 +28,20 @@ const META_OR_SCRIPT = new Set(["meta", "script", "html"]);
 /** JSON-LD scripts over this size are not read (a page's real ones are a few KB). */
 const MAX_JSON_LD_CHARS = 256 * 1024;
 
-/** The page's metadata: byline, site name, language, publication time and excerpt. */
-export function articleMeta(doc: Document): ArticleMeta {
+/**
+ * The page's metadata: byline, site name, language, publication time and excerpt (`yieldSoon`
+ * awaited every few hundred tags: a page may hold 150,000).
+ */
+export async function articleMeta(
+  doc: Document,
+  yieldSoon: () => Promise<void> = readerYield(),
+): Promise<ArticleMeta> {
   const values = new Map<string, string>();
   let lang: string | null = null;
   let ld: Record<string, unknown> | null = null;
+  let seen = 0;
   for (const el of descendants(doc, META_OR_SCRIPT)) {
+    if ((++seen & 255) === 0) await yieldSoon();
     if (el.name === "html") {
       lang ??= clean(el.attribs.lang ?? el.attribs["xml:lang"]);
       continue;

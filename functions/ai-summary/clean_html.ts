@@ -13,8 +13,8 @@
  * survives. Lazy images get their real address (`data-src` and friends), as Readability does.
  */
 import render from "dom-serializer";
-import type { AnyNode, Element } from "domhandler";
-import { detach, hasAncestor, isElement, isTextNode } from "./dom.ts";
+import type { AnyNode, Element, ParentNode } from "domhandler";
+import { hasAncestor, isElement, isTextNode, relinkChildren } from "./dom.ts";
 
 /** Elements kept, each with the attributes it may keep. */
 const ALLOWED: Record<string, readonly string[]> = {
@@ -112,60 +112,75 @@ const LAZY_SOURCES = ["data-src", "data-original", "data-lazy-src", "data-url", 
 
 /**
  * Sanitises `root` in place (see the module comment); `base` resolves relative addresses.
- * Returns the same node.
+ * Returns the same node. Each child list is rebuilt in one pass (an unwrapped element's
+ * children take its place), with `yieldSoon` every few hundred nodes: removing or unwrapping
+ * nodes one by one costs a search and a splice each, quadratic in a list of 150,000.
  */
-export function sanitize<T extends AnyNode>(root: T, base: string | undefined): T {
-  const stack: AnyNode[] = isElement(root) ? [...root.children] : [];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    if (isTextNode(n)) {
-      // Source indentation is not text; inside <pre> it is.
-      if (!hasAncestor(n, "pre")) n.data = n.data.replace(/\s+/g, " ");
-      continue;
+export async function sanitize<T extends AnyNode>(
+  root: T,
+  base: string | undefined,
+  yieldSoon: () => Promise<void>,
+): Promise<T> {
+  const parents: ParentNode[] = isElement(root) ? [root] : [];
+  let seen = 0;
+  while (parents.length > 0) {
+    const parent = parents.pop()!;
+    // Source indentation is not text; inside <pre> it is.
+    const inPre = isElement(parent) && parent.name === "pre" || hasAncestor(parent, "pre");
+    const kept: AnyNode[] = [];
+    const pending = [...parent.children].reverse(); // next in document order last
+    while (pending.length > 0) {
+      if ((++seen & 255) === 0) await yieldSoon();
+      const n = pending.pop()!;
+      if (isTextNode(n)) {
+        if (!inPre) n.data = n.data.replace(/\s+/g, " ");
+        kept.push(n);
+        continue;
+      }
+      if (!isElement(n)) continue; // comments, processing instructions, doctypes
+      const name = n.name.toLowerCase();
+      if (REMOVED.has(name) || n.namespace && !n.namespace.endsWith("xhtml")) continue;
+      const allowed = ALLOWED[name];
+      if (!allowed) {
+        for (let i = n.children.length - 1; i >= 0; i--) pending.push(n.children[i]);
+        n.children = [];
+        continue;
+      }
+      if (name === "img") lazySource(n);
+      const attribs: Record<string, string> = {};
+      for (const key of allowed) {
+        const value = n.attribs[key];
+        if (value === undefined) continue;
+        if (URL_ATTRIBUTES.has(key)) {
+          const url = safeUrl(value, base, key === "href");
+          if (url) attribs[key] = url;
+        } else if (key === "class") {
+          // Only a code block's language survives (the Markdown fence uses it).
+          const lang = value.match(/(?:^|\s)(lang(?:uage)?-[\w+#-]+)/)?.[1];
+          if (lang) attribs.class = lang;
+        } else attribs[key] = value;
+      }
+      n.attribs = attribs;
+      if (name === "img" && !attribs.src) continue;
+      kept.push(n);
+      parents.push(n);
     }
-    if (!isElement(n)) {
-      detach(n); // comments, processing instructions, doctypes
-      continue;
-    }
-    const name = n.name.toLowerCase();
-    if (REMOVED.has(name) || n.namespace && !n.namespace.endsWith("xhtml")) {
-      detach(n);
-      continue;
-    }
-    const allowed = ALLOWED[name];
-    if (!allowed) {
-      const kids = [...n.children];
-      unwrap(n);
-      stack.push(...kids);
-      continue;
-    }
-    if (name === "img") lazySource(n);
-    const attribs: Record<string, string> = {};
-    for (const key of allowed) {
-      const value = n.attribs[key];
-      if (value === undefined) continue;
-      if (URL_ATTRIBUTES.has(key)) {
-        const url = safeUrl(value, base, key === "href");
-        if (url) attribs[key] = url;
-      } else if (key === "class") {
-        // Only a code block's language survives (the Markdown fence uses it).
-        const lang = value.match(/(?:^|\s)(lang(?:uage)?-[\w+#-]+)/)?.[1];
-        if (lang) attribs.class = lang;
-      } else attribs[key] = value;
-    }
-    n.attribs = attribs;
-    if (name === "img" && !attribs.src) {
-      detach(n);
-      continue;
-    }
-    stack.push(...n.children);
+    relinkChildren(parent, kept);
   }
   return root;
 }
 
-/** The cleaned article as an HTML string. */
-export function articleHtml(root: Element): string {
-  return render(root.children, { encodeEntities: "utf8" }).trim();
+/**
+ * The cleaned article as an HTML string, serialised a few hundred top-level nodes at a time
+ * with `yieldSoon` between (dom-serializer joins the nodes' HTML: the same string).
+ */
+export async function articleHtml(root: Element, yieldSoon: () => Promise<void>): Promise<string> {
+  const parts: string[] = [];
+  for (let i = 0; i < root.children.length; i += 256) {
+    parts.push(render(root.children.slice(i, i + 256), { encodeEntities: "utf8" }));
+    await yieldSoon();
+  }
+  return parts.join("").trim();
 }
 
 /** An img whose `src` is missing or a placeholder takes the lazy-loading attribute's address. */
@@ -195,24 +210,4 @@ export function safeUrl(value: string, base: string | undefined, link: boolean):
   if (url.protocol === "http:" || url.protocol === "https:") return url.href;
   if (link && url.protocol === "mailto:") return url.href;
   return null;
-}
-
-/** Replaces an element by its children. */
-function unwrap(el: Element): void {
-  const parent = el.parent;
-  if (!parent) return;
-  const index = parent.children.indexOf(el);
-  for (const kid of el.children) kid.parent = parent;
-  parent.children.splice(index, 1, ...el.children);
-  relink(parent.children);
-  el.children = [];
-  el.parent = null;
-}
-
-/** Repairs the sibling links of a child list after a splice. */
-function relink(kids: AnyNode[]): void {
-  for (let i = 0; i < kids.length; i++) {
-    kids[i].prev = kids[i - 1] ?? null;
-    kids[i].next = kids[i + 1] ?? null;
-  }
 }

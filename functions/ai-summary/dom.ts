@@ -3,6 +3,7 @@
  * stack, never recursion), so a deeply nested page cannot overflow the call stack, and the
  * mutations keep domhandler's parent/prev/next links right.
  */
+import { cloneNode } from "domhandler";
 import type { AnyNode, ChildNode, Element, ParentNode } from "domhandler";
 
 /** True for an element node. */
@@ -78,6 +79,34 @@ export function hasAncestor(
   return false;
 }
 
+/**
+ * A deep copy of `root`, as domhandler's `cloneNode(true)` makes it (each node copied by
+ * `cloneNode`, then linked), built iteratively with `yieldSoon` every few hundred nodes: a
+ * page of 150,000 elements takes long enough to copy that it must let other requests run.
+ */
+export async function cloneTree<T extends AnyNode>(
+  root: T,
+  yieldSoon: () => Promise<void>,
+): Promise<T> {
+  const copy = cloneNode(root, false);
+  const stack: [AnyNode, AnyNode][] = [[root, copy]];
+  let copied = 0;
+  while (stack.length > 0) {
+    const [from, to] = stack.pop()!;
+    const kids = childrenOf(from);
+    if (kids.length === 0) continue;
+    const copies: AnyNode[] = [];
+    for (const kid of kids) {
+      const kidCopy = cloneNode(kid, false);
+      copies.push(kidCopy);
+      stack.push([kid, kidCopy]);
+      if ((++copied & 255) === 0) await yieldSoon();
+    }
+    relinkChildren(to as ParentNode, copies);
+  }
+  return copy;
+}
+
 /** Removes a node from its parent. */
 export function detach(node: AnyNode): void {
   const parent = node.parent;
@@ -87,6 +116,23 @@ export function detach(node: AnyNode): void {
   if (node.prev) node.prev.next = node.next;
   if (node.next) node.next.prev = node.prev;
   node.parent = node.prev = node.next = null;
+}
+
+/**
+ * Removes `nodes` from their parents: one pass over each parent's list, as `appendAll` moves
+ * them (removing them one by one costs a search and a splice each, quadratic when a page
+ * holds 150,000 siblings and every other one goes).
+ */
+export function detachAll(nodes: Iterable<AnyNode>): void {
+  const leaving = new Set<AnyNode>();
+  const parents = new Set<ParentNode>();
+  for (const n of nodes) {
+    if (!n.parent) continue;
+    leaving.add(n);
+    parents.add(n.parent);
+  }
+  for (const p of parents) relinkChildren(p, p.children.filter((c) => !leaving.has(c)));
+  for (const n of leaving) n.parent = n.prev = n.next = null;
 }
 
 /** Makes `kids` the children of `parent`, with their parent and sibling links (one pass). */

@@ -6,7 +6,7 @@ import { ApiError } from "../../shared/contract/errors.ts";
 import type { FetchResult } from "../../shared/net/safe_fetch.ts";
 import { sniffKind } from "../../shared/net/sniff.ts";
 import { readPage } from "./readable.ts";
-import { TreeLimitError } from "./tree.ts";
+import { DEFAULT_TREE_LIMITS, TreeLimitError, type TreeLimits } from "./tree.ts";
 
 /** What a page gives the summary. */
 export interface PageText {
@@ -28,9 +28,12 @@ export function bodyKind(contentType: string | null, body: Uint8Array, charset?:
 
 /**
  * The title and body text of a fetched page. A binary body is 502 FETCH_OR_AI_ERROR: there is
- * no text to summarise; so is a page over the reader's limits (nesting depth, nodes, time).
+ * no text to summarise; so is a page over the reader's `limits` (nesting depth, nodes, time).
  */
-export async function pageText(page: FetchResult): Promise<PageText> {
+export async function pageText(
+  page: FetchResult,
+  limits: TreeLimits = DEFAULT_TREE_LIMITS,
+): Promise<PageText> {
   const kind = bodyKind(page.contentType, page.body, page.charset);
   if (kind === "binary") {
     throw new ApiError(
@@ -40,7 +43,7 @@ export async function pageText(page: FetchResult): Promise<PageText> {
   }
   if (kind === "text") return { title: null, text: plainText(page.text) };
   try {
-    return await readPage(page.text, { url: page.finalUrl });
+    return await readPage(page.text, { url: page.finalUrl, limits });
   } catch (err) {
     if (err instanceof TreeLimitError) throw new ApiError("FETCH_OR_AI_ERROR", err.message);
     throw err;
@@ -52,3 +55,6 @@ export function plainText(raw: string): string {
   return raw.replace(/^\uFEFF/, "").split(/\r?\n/).map((line) => line.replace(/\s+/g, " ").trim())
     .filter((line) => line.length > 0).join("\n");
 }
+
+/** The reader's limits for a budget (tree.ts), for the app, which loads this module lazily. */
+export { readerLimits } from "./tree.ts";

@@ -4,15 +4,25 @@
  * `/summary` sends its model (readable.ts); Markdown is written by node-html-markdown (no DOM
  * needed, GitHub tables and fenced code built in) from the sanitised HTML (clean_html.ts).
  */
+import render from "dom-serializer";
+import type { AnyNode, Element } from "domhandler";
 import { NodeHtmlMarkdown } from "node-html-markdown";
+import type { YieldSoon } from "../../shared/contract/cooperative.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { documentBase } from "../../shared/net/html.ts";
 import type { FetchResult } from "../../shared/net/safe_fetch.ts";
 import { articleMeta, firstParagraph } from "./article_meta.ts";
 import { articleHtml, sanitize } from "./clean_html.ts";
+import { descendants, isElement } from "./dom.ts";
 import { bodyKind, plainText } from "./page_text.ts";
 import { blockText, extractArticle } from "./readable.ts";
-import { Deadline, DEFAULT_TREE_LIMITS, parseTree, TreeLimitError } from "./tree.ts";
+import {
+  DEFAULT_TREE_LIMITS,
+  parseTree,
+  readerYield,
+  TreeLimitError,
+  type TreeLimits,
+} from "./tree.ts";
 
 /** The formats `content` comes in. */
 export const READ_FORMATS = ["markdown", "text", "html"] as const;
@@ -50,12 +60,13 @@ const markdown = new NodeHtmlMarkdown({
 
 /**
  * The article of a fetched page in `format`. A binary body is 502 PARSE_ERROR (no text to
- * read); so is a page over the reader's bounds (nesting depth, nodes, time).
+ * read); so is a page over the reader's bounds (`limits`: nesting depth, nodes, time).
  */
 export async function readArticle(
   requested: string,
   page: FetchResult,
   format: ReadFormat,
+  limits: TreeLimits = DEFAULT_TREE_LIMITS,
 ): Promise<ReadResult> {
   const kind = bodyKind(page.contentType, page.body, page.charset);
   if (kind === "binary") {
@@ -80,17 +91,20 @@ export async function readArticle(
     };
   }
   try {
-    const deadline = new Deadline(DEFAULT_TREE_LIMITS.maxMs);
-    const doc = await parseTree(page.text, DEFAULT_TREE_LIMITS, deadline);
-    const meta = articleMeta(doc);
+    const yieldSoon = readerYield(limits.maxMs);
+    const doc = await parseTree(page.text, limits, yieldSoon);
+    const meta = await articleMeta(doc, yieldSoon);
     // Relative addresses resolve as the browser would: against <base href>, else the page.
     const base = documentBase(doc, page.finalUrl);
-    const { title, article, byline } = extractArticle(doc, deadline, page.finalUrl);
-    const text = article ? blockText(article) : "";
+    await yieldSoon();
+    const { title, article, byline } = await extractArticle(doc, yieldSoon, page.finalUrl);
+    const text = article ? await blockText(article, yieldSoon) : "";
     let content = text;
     if (article && format !== "text") {
-      const html = articleHtml(sanitize(article, base));
-      content = format === "html" ? html : markdown.translate(html).trim();
+      await sanitize(article, base, yieldSoon);
+      content = format === "html"
+        ? await articleHtml(article, yieldSoon)
+        : await articleMarkdown(article, yieldSoon);
     }
     return {
       ...fields,
@@ -109,6 +123,57 @@ export async function readArticle(
   }
 }
 
+/** Nodes of an article written to Markdown in one piece (every real page's article). */
+const MARKDOWN_WHOLE = 5000;
+/** Nodes of one piece when a larger article is written a piece at a time. */
+const MARKDOWN_PIECE = 500;
+
+/**
+ * The sanitised article in Markdown. node-html-markdown's time grows with the square of its
+ * output (8,000 images took ~4 s, held in one stretch), so an article of more than
+ * MARKDOWN_WHOLE nodes is written in pieces of at most MARKDOWN_PIECE nodes with `yieldSoon`
+ * between, joined by blank lines: a piece is a run of sibling subtrees, and a subtree too big
+ * for one gives its children instead (their wrapper's own Markdown, a list's or a quote's
+ * marks, is then lost: only pages far larger than any article write so).
+ */
+async function articleMarkdown(article: Element, yieldSoon: YieldSoon): Promise<string> {
+  const all = descendants(article);
+  if (all.length <= MARKDOWN_WHOLE) {
+    return markdown.translate(await articleHtml(article, yieldSoon)).trim();
+  }
+  // Nodes in each element's subtree (itself included), bottom-up.
+  const size = new Map<AnyNode, number>();
+  for (let i = all.length - 1; i >= 0; i--) {
+    let n = 1;
+    for (const c of all[i].children) n += size.get(c) ?? 1;
+    size.set(all[i], n);
+  }
+  const out: string[] = [];
+  let piece: AnyNode[] = [];
+  let pieceSize = 0;
+  const write = async () => {
+    const md = markdown.translate(render(piece, { encodeEntities: "utf8" })).trim();
+    if (md !== "") out.push(md);
+    piece = [];
+    pieceSize = 0;
+    await yieldSoon();
+  };
+  const stack = [...article.children].reverse(); // next in document order last
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    const nodes = size.get(n) ?? 1;
+    if (nodes > MARKDOWN_PIECE && isElement(n)) {
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+      continue;
+    }
+    if (pieceSize + nodes > MARKDOWN_PIECE) await write();
+    piece.push(n);
+    pieceSize += nodes;
+  }
+  if (piece.length > 0) await write();
+  return out.join("\n\n");
+}
+
 function words(text: string): number {
   return text.match(/\S+/g)?.length ?? 0;
 }
@@ -116,3 +181,6 @@ function words(text: string): number {
 function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
+
+/** The reader's limits for a budget (tree.ts), for the app, which loads this module lazily. */
+export { readerLimits } from "./tree.ts";

@@ -1,6 +1,7 @@
 /**
  * The reader: the main text of a page, after Mozilla Readability's algorithm (Firefox Reader
- * View), ported to domhandler trees with iterative walks and a deadline. Hidden text goes
+ * View), ported to domhandler trees with iterative walks, async: long work awaits the shared
+ * cooperative yield (other requests run meanwhile) under the read's time budget. Hidden text goes
  * first (the `hidden` attribute, `aria-hidden`, inline `display:none`, classes such as
  * `sr-only`, `visually-hidden`, `hide-content`); paragraphs are scored (length, commas) and
  * their scores flow to their ancestors, weighted by class names and cut by link density; the
@@ -12,11 +13,14 @@
 import { Element } from "domhandler";
 import type { AnyNode, ChildNode, Document } from "domhandler";
 import { BLOCKS } from "../../shared/net/html.ts";
+import type { YieldSoon } from "../../shared/contract/cooperative.ts";
 import {
   appendAll,
   childrenOf,
+  cloneTree,
   descendants,
   detach,
+  detachAll,
   elementChildren,
   hasAncestor,
   innerText,
@@ -29,7 +33,7 @@ import {
 } from "./dom.ts";
 import { removeBoilerplate } from "./boilerplate.ts";
 import { cleanTitle } from "./title.ts";
-import { bodyOf, Deadline, DEFAULT_TREE_LIMITS, parseTree, type TreeLimits } from "./tree.ts";
+import { bodyOf, DEFAULT_TREE_LIMITS, parseTree, readerYield, type TreeLimits } from "./tree.ts";
 
 /** What the reader gives: the page's clean title and its main text (one line per block). */
 export interface ReadResult {
@@ -169,22 +173,22 @@ export async function readPage(
   options: { url?: string; limits?: TreeLimits } = {},
 ): Promise<ReadResult> {
   const limits = options.limits ?? DEFAULT_TREE_LIMITS;
-  const deadline = new Deadline(limits.maxMs);
-  const doc = await parseTree(html, limits, deadline);
-  return readDocument(doc, deadline, options.url);
+  const yieldSoon = readerYield(limits.maxMs);
+  const doc = await parseTree(html, limits, yieldSoon);
+  return await readDocument(doc, yieldSoon, options.url);
 }
 
 /**
  * The title and main text of a parsed page (the tree is changed as it is read); `url`, the
  * page's address, helps tell the site's name in the title.
  */
-export function readDocument(
+export async function readDocument(
   doc: Document,
-  deadline: Deadline = new Deadline(DEFAULT_TREE_LIMITS.maxMs),
+  yieldSoon: YieldSoon = readerYield(),
   url?: string,
-): ReadResult {
-  const { title, article } = extractArticle(doc, deadline, url);
-  return { title, text: article ? blockText(article) : "" };
+): Promise<ReadResult> {
+  const { title, article } = await extractArticle(doc, yieldSoon, url);
+  return { title, text: article ? await blockText(article, yieldSoon) : "" };
 }
 
 /** The article of a page: its clean title, the article element and the byline the page shows. */
@@ -198,20 +202,22 @@ export interface Article {
 
 /**
  * The article element of a parsed page (the tree is changed as it is read); `url`, the
- * page's address, helps tell the site's name in the title.
+ * page's address, helps tell the site's name in the title. Long work awaits `yieldSoon`
+ * (other requests run meanwhile; past its budget it throws TreeLimitError).
  */
-export function extractArticle(
+export async function extractArticle(
   doc: Document,
-  deadline: Deadline = new Deadline(DEFAULT_TREE_LIMITS.maxMs),
+  yieldSoon: YieldSoon = readerYield(),
   url?: string,
-): Article {
+): Promise<Article> {
   const title = cleanTitle(doc, url);
+  await yieldSoon();
   const body = bodyOf(doc);
   if (!body) return { title, article: null, byline: null };
-  prepare(body, deadline);
+  await prepare(body, yieldSoon);
   const found: Found = { byline: null };
-  const article = grabArticle(body, title ?? "", deadline, found) ?? body;
-  removeBoilerplate(article);
+  const article = await grabArticle(body, title ?? "", yieldSoon, found) ?? body;
+  await removeBoilerplate(article, yieldSoon);
   return { title, article, byline: found.byline };
 }
 
@@ -221,12 +227,12 @@ interface Found {
 }
 
 /** Removes what is never text (scripts, styles, comments) and everything hidden. */
-function prepare(body: Element, deadline: Deadline): void {
+async function prepare(body: Element, yieldSoon: YieldSoon): Promise<void> {
   const stack: AnyNode[] = [...childrenOf(body)];
   let seen = 0;
   while (stack.length > 0) {
     const n = stack.pop()!;
-    if ((++seen & 1023) === 0) deadline.check();
+    if ((++seen & 255) === 0) await yieldSoon();
     if (n.type === "comment" || n.type === "directive") {
       detach(n);
       continue;
@@ -237,7 +243,7 @@ function prepare(body: Element, deadline: Deadline): void {
       continue;
     }
     if (n.name === "font") n.name = "span";
-    stack.push(...n.children);
+    for (const c of n.children) stack.push(c); // no spread: 150,000 children overflow it
   }
 }
 
@@ -338,13 +344,25 @@ function textLength(el: Element): number {
   return n;
 }
 
-/** Runs `fn` with the length cache on; `fn` must call `lengths.clear()` after changing the tree. */
-function withLengths<T>(fn: () => T): T {
-  lengths = new Map();
-  try {
-    return fn();
-  } finally {
-    lengths = null;
+/**
+ * Runs `step(0)` to `step(count - 1)` with the length cache on; `step` must call
+ * `lengths.clear()` after changing the tree. The steps run in slices: when `yieldSoon` is due,
+ * the cache is put away and the yield awaited (other pages are read meanwhile, and this
+ * module's one cache must not be theirs), then the next slice starts with a fresh cache.
+ */
+async function withLengths(
+  count: number,
+  step: (i: number) => void,
+  yieldSoon: YieldSoon,
+): Promise<void> {
+  for (let i = 0; i < count;) {
+    await yieldSoon();
+    lengths = new Map();
+    try {
+      do step(i++); while (i < count && !yieldSoon.due());
+    } finally {
+      lengths = null;
+    }
   }
 }
 
@@ -424,19 +442,20 @@ function holdsArticle(el: Element, pageLength: number): boolean {
 const ARTICLE_TAGS = new Set(["article", "main"]);
 
 /** The article element under `body`, Readability-style; null when nothing has text. */
-function grabArticle(
+async function grabArticle(
   body: Element,
   title: string,
-  deadline: Deadline,
+  yieldSoon: YieldSoon,
   found: Found,
-): Element | null {
+): Promise<Element | null> {
   const pageLength = innerText(body).length;
-  const pristine = body.cloneNode(true);
+  await yieldSoon();
+  const pristine = await cloneTree(body, yieldSoon);
   let flags = STRIP_UNLIKELYS | WEIGHT_CLASSES | CLEAN_CONDITIONALLY;
   const attempts: { article: Element; length: number }[] = [];
   let page = body;
   for (;;) {
-    const article = attempt(page, title, flags, pageLength, deadline, found);
+    const article = await attempt(page, title, flags, pageLength, yieldSoon, found);
     const length = innerText(article).length;
     if (length >= CHAR_THRESHOLD) return article;
     attempts.push({ article, length });
@@ -447,26 +466,26 @@ function grabArticle(
       attempts.sort((a, b) => b.length - a.length);
       return attempts[0].length > 0 ? attempts[0].article : null;
     }
-    page = pristine.cloneNode(true);
+    page = await cloneTree(pristine, yieldSoon);
   }
 }
 
 /** One pass of the article search over `page` with `flags`. */
-function attempt(
+async function attempt(
   page: Element,
   title: string,
   flags: number,
   pageLength: number,
-  deadline: Deadline,
+  yieldSoon: YieldSoon,
   found: Found,
-): Element {
+): Promise<Element> {
   const toScore: Element[] = [];
   let removeTitleHeader = true;
   let bylineFound = false;
   let node: Element | null = page;
   let seen = 0;
   while (node) {
-    if ((++seen & 63) === 0) deadline.check();
+    if ((++seen & 63) === 0) await yieldSoon();
     const match = matchString(node);
     if (node.attribs["aria-modal"] === "true" && node.attribs.role === "dialog") {
       node = removeAndNext(node);
@@ -524,7 +543,8 @@ function attempt(
   }
 
   const candidates: Element[] = [];
-  for (const el of toScore) {
+  for (const [i, el] of toScore.entries()) {
+    if ((i & 63) === 63) await yieldSoon();
     if (!el.parent || !isElement(el.parent)) continue;
     const text = innerText(el);
     if (text.length < 25) continue;
@@ -541,10 +561,13 @@ function attempt(
       score.set(up, score.get(up)! + points / divider);
     });
   }
-  deadline.check();
+  await yieldSoon();
 
   const top: Element[] = [];
-  const densities = withLengths(() => candidates.map(linkDensity));
+  const densities: number[] = [];
+  await withLengths(candidates.length, (i) => {
+    densities[i] = linkDensity(candidates[i]);
+  }, yieldSoon);
   for (const [i, c] of candidates.entries()) {
     const s = score.get(c)! * (1 - densities[i]);
     score.set(c, s);
@@ -556,7 +579,7 @@ function attempt(
       }
     }
   }
-  deadline.check();
+  await yieldSoon();
 
   let topCandidate: Element = top[0] ?? page;
   let createdTop = false;
@@ -605,7 +628,8 @@ function attempt(
   const parent = createdTop ? null : parentEl(topCandidate);
   const siblings = parent ? elementChildren(parent) : [topCandidate];
   const appended: Element[] = [];
-  for (const sibling of siblings) {
+  for (const [i, sibling] of siblings.entries()) {
+    if ((i & 63) === 63) await yieldSoon();
     let append = sibling === topCandidate;
     if (!append) {
       const cls = topCandidate.attribs.class ?? "";
@@ -626,8 +650,8 @@ function attempt(
     }
   }
   appendAll(article, appended);
-  deadline.check();
-  prepArticle(article, flags, deadline);
+  await yieldSoon();
+  await prepArticle(article, flags, yieldSoon);
   return article;
 }
 
@@ -680,32 +704,41 @@ function unlink(node: AnyNode): void {
 }
 
 /** Readability's clean-up of the chosen article. */
-function prepArticle(article: Element, flags: number, deadline: Deadline): void {
+async function prepArticle(article: Element, flags: number, yieldSoon: YieldSoon): Promise<void> {
   markDataTables(article);
-  cleanConditionally(article, "form", flags, deadline);
-  cleanConditionally(article, "fieldset", flags, deadline);
-  for (const tag of ["object", "embed", "footer", "link", "aside"]) clean(article, tag);
+  await cleanConditionally(article, "form", flags, yieldSoon);
+  await cleanConditionally(article, "fieldset", flags, yieldSoon);
+  for (const tag of ["object", "embed", "footer", "link", "aside"]) {
+    clean(article, tag);
+    await yieldSoon();
+  }
+  let seen = 0;
   for (const top of elementChildren(article)) {
     for (const el of descendants(top)) {
+      if ((++seen & 255) === 0) await yieldSoon();
       if (SHARE.test(matchString(el)) && textContent(el).length < CHAR_THRESHOLD) detach(el);
     }
   }
-  for (const tag of ["iframe", "input", "textarea", "select", "button"]) clean(article, tag);
-  for (const h of descendants(article, H1_H2)) if (classWeight(h, flags) < 0) detach(h);
-  deadline.check();
-  cleanConditionally(article, "table", flags, deadline);
-  cleanConditionally(article, "ul", flags, deadline);
-  cleanConditionally(article, "div", flags, deadline);
-  deadline.check();
+  for (const tag of ["iframe", "input", "textarea", "select", "button"]) {
+    clean(article, tag);
+    await yieldSoon();
+  }
+  detachAll(descendants(article, H1_H2).filter((h) => classWeight(h, flags) < 0));
+  await yieldSoon();
+  await cleanConditionally(article, "table", flags, yieldSoon);
+  await cleanConditionally(article, "ul", flags, yieldSoon);
+  await cleanConditionally(article, "div", flags, yieldSoon);
+  await yieldSoon();
 }
 const H1_H2 = new Set(["h1", "h2"]);
 
 function clean(root: Element, tag: string): void {
   const isEmbed = tag === "object" || tag === "embed" || tag === "iframe";
-  for (const el of descendants(root, new Set([tag]))) {
-    if (isEmbed && Object.values(el.attribs).some((v) => VIDEOS.test(v))) continue;
-    detach(el);
-  }
+  detachAll(
+    descendants(root, new Set([tag])).filter((el) =>
+      !(isEmbed && Object.values(el.attribs).some((v) => VIDEOS.test(v)))
+    ),
+  );
 }
 
 function markDataTables(root: Element): void {
@@ -754,26 +787,23 @@ function textDensity(el: Element, tags: ReadonlySet<string>): number {
 }
 
 /** Removes `tag` elements that look like boilerplate (Readability's `_cleanConditionally`). */
-function cleanConditionally(
+async function cleanConditionally(
   root: Element,
   tag: string,
   flags: number,
-  deadline: Deadline,
-): void {
+  yieldSoon: YieldSoon,
+): Promise<void> {
   if (!(flags & CLEAN_CONDITIONALLY)) return;
   const isDataTable = (t: Element) => dataTables.has(t);
   const nodes = descendants(root, new Set([tag]));
-  withLengths(() => {
-    for (let i = nodes.length - 1; i >= 0; i--) {
-      const node = nodes[i];
-      if ((i & 63) === 0) deadline.check();
-      if (!node.parent) continue;
-      if (shouldRemove(node, tag, flags, isDataTable)) {
-        detach(node);
-        lengths?.clear(); // its ancestors' texts changed
-      }
+  await withLengths(nodes.length, (j) => {
+    const node = nodes[nodes.length - 1 - j]; // last first
+    if (!node.parent) return;
+    if (shouldRemove(node, tag, flags, isDataTable)) {
+      detach(node);
+      lengths?.clear(); // its ancestors' texts changed
     }
-  });
+  }, yieldSoon);
 }
 
 function shouldRemove(
@@ -829,12 +859,20 @@ function shouldRemove(
   return remove;
 }
 
-/** Text under `root`, one line per block, white space collapsed within lines. */
-export function blockText(root: AnyNode): string {
+/**
+ * Text under `root`, one line per block, white space collapsed within lines (`yieldSoon` is
+ * awaited every few hundred nodes).
+ */
+export async function blockText(
+  root: AnyNode,
+  yieldSoon: () => Promise<void> = readerYield(),
+): Promise<string> {
   const parts: string[] = [];
   // Iterative walk: an entry is a node to visit, or a "\n" to emit after a block's children.
   const stack: (AnyNode | "\n")[] = [root];
+  let seen = 0;
   while (stack.length > 0) {
+    if ((++seen & 255) === 0) await yieldSoon();
     const n = stack.pop()!;
     if (n === "\n") {
       parts.push("\n");

@@ -9,6 +9,7 @@
 import { Parser } from "parse5";
 import { adapter } from "parse5-htmlparser2-tree-adapter";
 import type { Document, Element, ParentNode } from "domhandler";
+import { cooperative, type YieldSoon } from "../../shared/contract/cooperative.ts";
 
 /** Limits of one page's parse and read. */
 export interface TreeLimits {
@@ -23,8 +24,16 @@ export interface TreeLimits {
 /** The reader's default limits: far above real pages (depth < 100, nodes < 30k in the corpus). */
 export const DEFAULT_TREE_LIMITS: TreeLimits = { maxDepth: 1024, maxNodes: 300_000, maxMs: 3000 };
 
-/** Characters fed to the parser between two yields to the event loop. */
-const CHUNK_CHARS = 64 * 1024;
+/** The reader's limits with a time budget of `maxMs` (the default one when undefined). */
+export function readerLimits(maxMs?: number): TreeLimits {
+  return maxMs === undefined ? DEFAULT_TREE_LIMITS : { ...DEFAULT_TREE_LIMITS, maxMs };
+}
+
+/**
+ * Characters fed to the parser at a time: the yield between two chunks pauses once a slice
+ * has passed, and one chunk of the densest markup (a 150,000-`<img>` page) parses in a few ms.
+ */
+const CHUNK_CHARS = 16 * 1024;
 
 /** A page over one of the limits; the message says which. */
 export class TreeLimitError extends Error {
@@ -35,51 +44,37 @@ export class TreeLimitError extends Error {
 }
 
 /**
- * A running clock against `maxMs` that counts this page's own work: the time it spends
- * yielding (`pause`), while other requests run, is not counted, so pages read side by side
+ * The read's cooperative yield (shared/contract/cooperative.ts): it pauses once a 25 ms slice
+ * has passed, letting other requests run, and throws TreeLimitError once the page has had
+ * `maxMs` of its own work. The time spent paused is not counted, so pages read side by side
  * (up to the admission limit) do not run out of time because of each other.
  */
-export class Deadline {
-  #end: number;
-  readonly #ms: number;
-  constructor(ms: number) {
-    this.#ms = ms;
-    this.#end = performance.now() + ms;
-  }
-
-  /** Yields to the event loop; the time until it is back is not counted. */
-  async pause(): Promise<void> {
-    const paused = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    this.#end += performance.now() - paused;
-  }
-  /** Throws TreeLimitError once the time is up. */
-  check(): void {
-    if (performance.now() > this.#end) {
-      throw new TreeLimitError(`Page too complex to read: took over ${this.#ms} ms`);
-    }
-  }
+export function readerYield(maxMs: number = DEFAULT_TREE_LIMITS.maxMs): YieldSoon {
+  return cooperative(25, {
+    endsAt: performance.now() + maxMs,
+    over: () => new TreeLimitError(`Page too complex to read: took over ${maxMs} ms`),
+    ownTimeOnly: true,
+  });
 }
 
 const DEPTH = Symbol("depth");
 type WithDepth = ParentNode & { [DEPTH]?: number };
 
 /**
- * Parses `html` as a browser would, into a domhandler Document. Throws TreeLimitError when
- * the page nests deeper than `maxDepth`, has more than `maxNodes` nodes or takes longer than
- * the deadline.
+ * Parses `html` as a browser would, into a domhandler Document, fed in chunks with
+ * `yieldSoon` between them. Throws TreeLimitError when the page nests deeper than `maxDepth`,
+ * has more than `maxNodes` nodes or takes longer than `yieldSoon`'s budget.
  */
 export async function parseTree(
   html: string,
   limits: TreeLimits = DEFAULT_TREE_LIMITS,
-  deadline: Deadline = new Deadline(limits.maxMs),
+  yieldSoon: YieldSoon = readerYield(limits.maxMs),
 ): Promise<Document> {
   let nodes = 0;
   const count = () => {
     if (++nodes > limits.maxNodes) {
       throw new TreeLimitError(`Page too large to read: over ${limits.maxNodes} nodes`);
     }
-    if ((nodes & 1023) === 0) deadline.check();
   };
   // Depth is recorded on each node as it is attached (children of a node moved later by the
   // adoption agency keep their old depth: close enough for a bound).
@@ -107,8 +102,7 @@ export async function parseTree(
   for (let i = 0; i < html.length; i += CHUNK_CHARS) {
     const last = i + CHUNK_CHARS >= html.length;
     parser.tokenizer.write(html.slice(i, i + CHUNK_CHARS), last);
-    deadline.check();
-    if (!last) await deadline.pause();
+    await yieldSoon();
   }
   if (html.length === 0) parser.tokenizer.write("", true);
   return parser.document as unknown as Document;

@@ -215,8 +215,8 @@ export function createApp(
     tombstoneMs: 2 * bindings.DB.timeoutMs + 2_000,
   });
   // Hits of the in-process tier skip the router (see hot_path.ts) and are counted there.
-  const preRoute = hotRedirect(resolver.local, log, (code, method, referer) => {
-    if (method === "GET") clicks.record(code, referer);
+  const preRoute = hotRedirect(resolver.local, log, (code, method, referer, at) => {
+    if (method === "GET") clicks.record(code, referer, at);
   });
   // Its schemas (zod) load with the document or a body, not with the first redirect.
   const app = createLightApp(ROOT, () => import("./operations.ts"), { ...options, log, preRoute });

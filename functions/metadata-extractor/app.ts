@@ -28,6 +28,11 @@ export interface Bindings {
   fetchPolicy: FetchPolicy;
   /** Page requests at once and waiting (default: DEFAULT_PAGE_ADMISSION). */
   admission?: Admission;
+  /**
+   * Milliseconds a page's parse and reading may take (`ANALYSIS_BUDGET_MS`, default 10,000);
+   * past it, 502 PARSE_ERROR naming the bound.
+   */
+  analysisBudgetMs?: number;
 }
 
 /** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
@@ -67,7 +72,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
         status: page.status,
         contentType: page.contentType,
         fetchedAt,
-        ...await describeResponse(page),
+        ...await describeResponse(page, bindings.analysisBudgetMs),
       };
       return c.json(result, 200);
     });

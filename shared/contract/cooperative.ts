@@ -12,6 +12,22 @@ export interface Budget {
   endsAt: number;
   /** The route's contract error naming the bound (thrown by the yield). */
   over: () => Error;
+  /**
+   * Counts only the work's own time: each pause (while other requests run) moves the end
+   * later by its length, so requests served side by side do not spend each other's budget.
+   */
+  ownTimeOnly?: boolean;
+}
+
+/** What {@link cooperative} returns: await it between steps of long work. */
+export interface YieldSoon {
+  (): Promise<void>;
+  /**
+   * True once the slice has passed (the next call pauses) or the budget is spent: a loop that
+   * must not await inside (it holds state other requests must not see) runs while this is
+   * false, then awaits the yield outside.
+   */
+  due(): boolean;
 }
 
 /**
@@ -21,14 +37,35 @@ export interface Budget {
  * `budget`, it throws `budget.over()` once the budget is spent: the request ends at the first
  * check past it, having held the loop for at most one slice.
  */
-export function cooperative(sliceMs = 25, budget?: Budget): () => Promise<void> {
+export function cooperative(sliceMs = 25, budget?: Budget): YieldSoon {
   let last = performance.now();
-  return async () => {
+  let paused = 0; // time spent in pauses, not counted when the budget is own time only
+  const yieldSoon = async () => {
     const now = performance.now();
-    if (budget && now > budget.endsAt) throw budget.over();
+    if (budget && now > budget.endsAt + paused) throw budget.over();
     if (now - last < sliceMs) return;
     await pause();
     last = performance.now();
-    if (budget && last > budget.endsAt) throw budget.over();
+    if (budget?.ownTimeOnly) paused += last - now;
+    if (budget && last > budget.endsAt + paused) throw budget.over();
   };
+  const due = () => {
+    const now = performance.now();
+    return now - last >= sliceMs || (!!budget && now > budget.endsAt + paused);
+  };
+  return Object.assign(yieldSoon, { due });
+}
+
+/** `items.map(fn)`, awaiting `yieldSoon` every 256 items (for long lists of small steps). */
+export async function mapSoon<T, R>(
+  items: readonly T[],
+  fn: (item: T, index: number) => R,
+  yieldSoon: () => Promise<void>,
+): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i++) {
+    if ((i & 255) === 255) await yieldSoon();
+    out.push(fn(items[i], i));
+  }
+  return out;
 }

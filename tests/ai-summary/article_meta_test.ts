@@ -13,7 +13,7 @@ Deno.test("articleMeta: JSON-LD first (authors joined with 'and', publisher), th
       `"publisher":{"@type":"Organization","name":"The Paper"},"datePublished":"2024-01-01T10:00:00Z"}]}</script>` +
       `</head><body><p>x</p></body></html>`,
   );
-  assert.deepEqual(articleMeta(doc), {
+  assert.deepEqual(await articleMeta(doc), {
     byline: "A, B and C",
     siteName: "The Paper",
     lang: "fr",
@@ -30,7 +30,7 @@ Deno.test("articleMeta: meta tags alone; a profile URL is not a name; broken JSO
       `<meta name="parsely-pub-date" content="2023-05-06"><script type="application/ld+json">{oops</script>` +
       `</head><body></body></html>`,
   );
-  assert.deepEqual(articleMeta(doc), {
+  assert.deepEqual(await articleMeta(doc), {
     byline: "Jo Doe",
     siteName: null,
     lang: "de",

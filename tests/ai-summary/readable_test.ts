@@ -131,3 +131,14 @@ Deno.test("readPage: node and time bounds", async () => {
     /Page too complex to read: took over 1 ms/,
   );
 });
+
+Deno.test("readPage: an element of 150,000 children is read, never a stack overflow", async () => {
+  // Its children once went onto the walk's stack as 150,000 arguments of one push call.
+  const html = `<body><div>${"<img src=a.png>".repeat(150_000)}</div><p>${
+    "Some words of the page. ".repeat(30)
+  }</p></body>`;
+  const { text } = await readPage(html, {
+    limits: { maxDepth: 1024, maxNodes: 1_000_000, maxMs: 120_000 },
+  });
+  assert.match(text, /Some words of the page\./);
+});

@@ -1,6 +1,7 @@
 /** The reader's bounded browser-grade parse (functions/ai-summary/tree.ts). */
 import assert from "node:assert/strict";
-import { bodyOf, Deadline, parseTree, TreeLimitError } from "../../functions/ai-summary/tree.ts";
+import { bodyOf, parseTree, readerYield, TreeLimitError } from "../../functions/ai-summary/tree.ts";
+import { cooperative } from "../../shared/contract/cooperative.ts";
 import { descendants, textContent } from "../../functions/ai-summary/dom.ts";
 
 Deno.test("parseTree: builds the tree a browser builds (stray </html>, misnesting, tables)", async () => {
@@ -33,30 +34,37 @@ Deno.test("parseTree: other requests run while a big page is parsed", async () =
   let ticks = 0;
   const timer = setInterval(() => ticks++, 0);
   try {
-    // 20,000 paragraphs: ~330 KiB, six chunks; a generous deadline (the machine may be loaded).
-    await parseTree(`<body>${"<p>some words</p>".repeat(20_000)}</body>`, {
-      maxDepth: 1024,
-      maxNodes: 1_000_000,
-      maxMs: 60_000,
-    });
+    // 20,000 paragraphs: ~330 KiB, 21 chunks. A slice of 0 ms pauses between every two chunks
+    // whatever the machine's speed (with 25 ms a fast machine may parse it all in one slice).
+    await parseTree(
+      `<body>${"<p>some words</p>".repeat(20_000)}</body>`,
+      { maxDepth: 1024, maxNodes: 1_000_000, maxMs: 60_000 },
+      cooperative(0),
+    );
   } finally {
     clearInterval(timer);
   }
   assert.ok(ticks >= 3, `the event loop ran ${ticks} times during the parse`);
 });
 
-Deno.test("Deadline: time spent paused while other work runs is not counted", async () => {
+Deno.test("readerYield: time spent paused while other work runs is not counted, its own work is", async () => {
   const busy = (ms: number) => {
     const end = performance.now() + ms;
-    while (performance.now() < end) { /* another request's slice */ }
+    while (performance.now() < end) { /* work */ }
   };
-  const counted = new Deadline(30);
-  const other = setTimeout(() => busy(60), 0);
-  await counted.pause();
+  // Budgets far above a loaded machine's scheduling hiccups (tens of ms).
+  const counted = readerYield(200);
+  busy(100); // its own work: a slice has passed, so the next yield pauses
+  const other = setTimeout(() => busy(300), 0); // another request's slice, run in that pause
+  await counted();
   clearTimeout(other);
-  counted.check(); // the 60 ms ran while paused
+  await counted(); // 100 ms of its own, under 200
 
-  const plain = new Deadline(30);
-  busy(60);
-  assert.throws(() => plain.check(), TreeLimitError, "its own work is counted");
+  const plain = readerYield(200);
+  busy(300);
+  await assert.rejects(
+    plain(),
+    (e: unknown) =>
+      e instanceof TreeLimitError && e.message === "Page too complex to read: took over 200 ms",
+  );
 });
