@@ -2,10 +2,10 @@
 import assert from "node:assert/strict";
 import { logEvent, requestLine, withRequestLog } from "../../../shared/contract/log.ts";
 
-Deno.test("logEvent: time, then requestId, then the fields; the request's id and sink by default", () => {
+Deno.test("logEvent: time, then requestId, then the fields; the request's id and sink by default", async () => {
   const request: string[] = [];
   const own: string[] = [];
-  withRequestLog("req-1", (l) => request.push(l), () => {
+  await withRequestLog("req-1", (l) => request.push(l), () => {
     logEvent({ event: "a" });
     logEvent({ event: "b" }, (l) => own.push(l));
     logEvent({ event: "c", requestId: "other" });
