@@ -182,8 +182,8 @@ async function clickOverhead(): Promise<BenchRow> {
   await cache.set(`link:${CODE}`, TARGET_URL, 1e9);
   const sink = () => {};
   const clicks = new ClickCounter({ batch: () => Promise.resolve([]) });
-  const counted = hotRedirect(cache, sink, (code, method, referer) => {
-    if (method === "GET") clicks.record(code, referer);
+  const counted = hotRedirect(cache, sink, (code, method, referer, at) => {
+    if (method === "GET") clicks.record(code, referer, at);
   });
   const bare = hotRedirect(cache, sink);
   const calls = 100_000;

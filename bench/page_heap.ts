@@ -1,14 +1,20 @@
 /**
- * Does `/analyze` or `/inspect` keep memory? The RSS rows of bench/page_routes.ts show how far V8
+ * Does `/analyze`, `/inspect`, `/metadata` or `/summary` keep memory? The RSS rows of bench/page_routes.ts show how far V8
  * lets the heap grow before it collects; this module shows what stays: the JS heap after a full
  * GC, after a warm-up and again after 200 more requests on the same ~500 KiB page (built by
- * bench/page_routes.ts, served by bench/fixtures/page_server.ts), each app in-process (`app.request`) over a loopback page server.
+ * bench/page_routes.ts, served by bench/fixtures/page_server.ts), each app in-process
+ * (`app.request`) over a loopback page server; `/summary`'s model is the OpenAI-compatible fake
+ * of tests/support (its record of requests emptied after each one, so that it keeps nothing).
  * The measuring runs in a child `deno run --v8-flags=--expose-gc`, so that it can call `gc()`.
  *
  * Run alone: `deno run -A bench/page_heap.ts`.
  */
 import { createApp as createAnalyzer } from "../functions/dependency-analyzer/app.ts";
 import { createApp as createInspector } from "../functions/devtools-inspector/app.ts";
+import { createApp as createMetadata } from "../functions/metadata-extractor/app.ts";
+import { createApp as createSummary } from "../functions/ai-summary/app.ts";
+import { createAi } from "../shared/bindings/ai/mod.ts";
+import { startOpenAiFake } from "../tests/support/openai_fake.ts";
 import { loadTechRules } from "../functions/dependency-analyzer/tech_rules.ts";
 import {
   BENCH_CONFIG_ARGS,
@@ -43,9 +49,18 @@ async function measureInChild(pageUrl: string): Promise<void> {
   const rulesTables = Object.values(rules.text)
     .reduce((n, set) => n + set.index.tableBytes, 0) / MiB;
   const policy = { allowPrivate: true, timeoutMs: 10_000, maxBytes: 5 * MiB };
+  const fake = startOpenAiFake();
+  const AI = createAi({
+    kind: "openai-compatible",
+    baseUrl: fake.origin,
+    model: "tiny-chat",
+    timeoutMs: 10_000,
+  });
   const apps = {
     "/analyze": createAnalyzer({ fetchPolicy: policy }, { log: () => {} }),
     "/inspect": createInspector({ fetchPolicy: policy }, { log: () => {} }),
+    "/metadata": createMetadata({ fetchPolicy: policy }, { log: () => {} }),
+    "/summary": createSummary({ fetchPolicy: policy, AI }, { log: () => {} }),
   };
   const out: Record<string, [number, number]> = {};
   for (const [route, app] of Object.entries(apps)) {
@@ -53,12 +68,14 @@ async function measureInChild(pageUrl: string): Promise<void> {
       const res = await app.request(`${route}?url=${encodeURIComponent(pageUrl)}`);
       if (res.status !== 200) throw new Error(`${route}: ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
+      fake.requests.length = 0;
     };
     for (let i = 0; i < WARMUP; i++) await call();
     const before = heap();
     for (let i = 0; i < REQUESTS; i++) await call();
     out[route] = [before, heap()];
   }
+  await fake.close();
   console.log(JSON.stringify({ routes: out, rulesHeap, rulesTables }));
 }
 
@@ -121,7 +138,7 @@ export async function run(): Promise<BenchRow[]> {
       })),
     ];
   } catch (err) {
-    return [errorRow("JS heap retained by /analyze and /inspect", err)];
+    return [errorRow("JS heap retained by /analyze, /inspect, /metadata and /summary", err)];
   } finally {
     await page?.stop();
     await Deno.remove(temp, { recursive: true });

@@ -15,7 +15,8 @@ import { createApp as repoExplainer } from "../functions/repo-explainer/app.ts";
 import { createApp as screenshot } from "../functions/screenshot/app.ts";
 import { createApp as objectStorage } from "../functions/object-storage/app.ts";
 import { extractiveAi } from "../shared/bindings/ai/mod.ts";
-import { APP_WIDE_ERRORS, type ExperimentApp } from "../shared/contract/app.ts";
+import { APP_WIDE_ERRORS } from "../shared/contract/document.ts";
+import { type LightApp, routeSpecs } from "../shared/contract/light_app.ts";
 import type { BrowserBinding } from "../shared/bindings/browser/mod.ts";
 import { DOCS_ASSETS } from "../shared/contract/docs.ts";
 import { ERROR_STATUS } from "../shared/contract/errors.ts";
@@ -28,7 +29,7 @@ const quiet = { log: () => {} };
 
 /** An experiment's app over test bindings, and what to release afterwards. */
 interface Fixture {
-  app: ExperimentApp;
+  app: LightApp;
   close(): PromiseLike<void>;
 }
 
@@ -83,7 +84,7 @@ const EXPERIMENTS: Record<string, () => Promise<Fixture>> = {
 };
 
 /** Runs `fn` on a fresh app of `slug`, released afterwards. */
-async function withApp(slug: string, fn: (app: ExperimentApp) => Promise<void>): Promise<void> {
+async function withApp(slug: string, fn: (app: LightApp) => Promise<void>): Promise<void> {
   const fx = await EXPERIMENTS[slug]();
   try {
     await fn(fx.app);
@@ -106,7 +107,7 @@ interface Operation {
   op: Json;
 }
 
-async function openapiDoc(app: ExperimentApp): Promise<Json> {
+async function openapiDoc(app: LightApp): Promise<Json> {
   const res = await app.request("/openapi.json");
   assert.equal(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
@@ -146,7 +147,7 @@ function openapiPath(honoPath: string): string {
 }
 
 /** The routes the app serves, from its own route table, as `METHOD /openapi/{path}`. */
-function servedRoutes(app: ExperimentApp): Set<string> {
+function servedRoutes(app: LightApp): Set<string> {
   return new Set(
     app.routes.filter((r) => r.method !== "ALL")
       .map((r) => `${r.method} ${openapiPath(r.path)}`)
@@ -307,6 +308,45 @@ for (const slug of Object.keys(EXPERIMENTS)) {
         assert.ok(statuses(op).includes(res.status), `${label}: ${res.status} undocumented`);
         if (hasRequiredInput(op)) assert.ok(res.status >= 400, `${label}: ${res.status}`);
         if (res.status >= 400 && method !== "HEAD") assertErrorBody(text, label);
+      }
+    }));
+}
+
+/**
+ * A light app's routes read their parameters with the contract's validators, not with the
+ * document's schemas: the two must say the same. For each route, the documented parameters
+ * are its declared ones (name, place, required, description, example, enumeration), and each
+ * validator accepts what the document offers (the example, each enumerated value) and refuses
+ * what the document rules out (absence of a required one, a value outside the enumeration).
+ */
+for (const slug of Object.keys(EXPERIMENTS)) {
+  Deno.test(`${slug}: a light app's documented parameters are its validators'`, () =>
+    withApp(slug, async (app) => {
+      const specs = routeSpecs(app);
+      if (specs.length === 0) return; // an OpenAPIHono app: its zod schemas do both
+      const doc = await openapiDoc(app);
+      for (const spec of specs) {
+        const label = `${spec.method.toUpperCase()} ${spec.path}`;
+        const op = doc.paths[spec.path]?.[spec.method];
+        assert.ok(op, `${label} is documented`);
+        assert.equal(op.operationId, spec.operationId, label);
+        const declared = Object.entries(spec.params ?? {});
+        const documented: Json[] = op.parameters ?? [];
+        assert.deepEqual(
+          documented.map((p) => [p.name, p.in, p.required, p.description, p.schema.example]),
+          declared.map(([name, p]) => [name, p.in, p.required, p.description, p.example]),
+          label,
+        );
+        for (const [i, [name, param]] of declared.entries()) {
+          const schema = documented[i].schema;
+          assert.equal(schema.type, "string", `${label} ${name}`);
+          assert.deepEqual(schema.enum, param.values, `${label} ${name}`);
+          if (param.example !== undefined) param.parse(param.example);
+          for (const value of schema.enum ?? []) assert.equal(param.parse(value), value);
+          if (schema.enum) assert.throws(() => param.parse(`not-${schema.enum[0]}`));
+          if (param.required) assert.throws(() => param.parse(undefined), `${label} ${name}`);
+          else param.parse(undefined);
+        }
       }
     }));
 }

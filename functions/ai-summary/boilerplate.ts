@@ -11,13 +11,18 @@
  *    "post-with-comments").
  * 2. By text: a short block that reads as one (a teaser label and a link, a date alone, a
  *    copyright or "all rights reserved" line, "Follow X on Twitter", a newsletter prompt, a
- *    comment notice, an author tagline among the last blocks).
+ *    comment notice, an author tagline among the last blocks, a contact line with an e-mail
+ *    address, a pointer elsewhere in brackets or "See more ..."), and a section label ("Story
+ *    highlights", "Related posts") with the list or short block it introduces.
  * 3. By links: two or more blocks in a row that are nothing but a short link (a list of other
  *    stories).
+ * 4. By structure (boxes.ts): media boxes, teaser runs, repeated texts. Rules 1 and 4 together
+ *    remove nothing when they would take over 60% of the text (a slideshow's captions are it).
  */
 import type { Element } from "domhandler";
 import { BLOCKS } from "../../shared/net/html.ts";
 import { mapSoon } from "../../shared/contract/cooperative.ts";
+import { structuralBoxes } from "./boxes.ts";
 import { descendants, detachAll, innerText, isElement, isTextNode } from "./dom.ts";
 import { readerYield } from "./tree.ts";
 
@@ -67,6 +72,13 @@ const BOILERPLATE_NAME = new RegExp(
     "tagline",
     "tags",
     "breadcrumbs?",
+    "header",
+    "summary",
+    "dek",
+    "standfirst",
+    "highlights?",
+    "slideshow",
+    "gallery",
     "toolbar",
     "toplinks",
     "print(?:ico)?",
@@ -87,6 +99,8 @@ const BOILERPLATE_NAME = new RegExp(
 const DATA = new Set(["td", "th", "pre", "code"]);
 /** The largest share of the article's text a block removed by its name may hold. */
 const MAX_NAMED_SHARE = 0.25;
+/** The largest share of the article's text rule 1 may remove in all (else it removes nothing). */
+const MAX_REMOVED_SHARE = 0.6;
 /** Blocks longer than this are never judged by their text alone. */
 const SHORT_BLOCK = 300;
 
@@ -101,8 +115,23 @@ const DATE_WORDS = new RegExp(
 );
 const YEAR_OR_TIME = /\b(?:19|20)\d{2}\b|\b\d{1,2}:\d{2}\b/;
 const TEASER =
-  /^(?:related(?: stories| articles| content| coverage| links?)?|read more|read also|also read|now read|see also|more on this(?: story)?|more|recommended|list|analysis|photos?|gallery|slideshow|video|watch|listen|on topic|don't miss|also see|further reading)\s*:/i;
+  /^[([]?\s*(?:related(?: stories| articles| content| coverage| links?)?|read more|read also|also read|now read|see also|more on this(?: story)?|more|recommended|list|analysis|photos?|gallery|slideshow|video|watch|listen|on topic|don't miss|also see|further reading)\s*:/i;
 const CAPTION_LABEL = /^(?:image|photo|photograph|picture|credit|source)s?\s*:/i;
+/** A pointer to more elsewhere: "See more by X", "Read more about X", "Want more X? Click here". */
+const MORE_ELSEWHERE = /^(?:see|read|want|get|find) more\b/i;
+/** A whole block in brackets or parentheses: an aside pointing elsewhere when it holds a link. */
+const BRACKETED = /^(?:\[.*\]|\(.*\))$/;
+/** A source credit: "Via Sprint". */
+const VIA = /^via\s+\S.{0,40}$/i;
+/** An e-mail address: a short block that holds one is a contact line. */
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
+/** A contact line is at most this long. */
+const CONTACT_MAX = 150;
+/** A block that names a section of links beside the story rather than saying anything. */
+const SECTION_LABEL =
+  /^(?:story highlights|related (?:posts|stories|articles|links|content|coverage)|slideshow|photo gallery|breaking news|most (?:popular|read|viewed|shared|emailed)(?: \w+)?|also on [\w ]{1,20}|part of complete coverage on)$/i;
+/** A count of shares, likes or comments. */
+const SOCIAL_COUNT = /^[\d.,]+k?\s+(?:shares?|likes?|tweets?|comments?|reactions?)$/i;
 const COPYRIGHT =
   /^(?:©|\(c\)\s*\d{4}|copyright\b)|all rights reserved|not to be reproduced|may not be (?:published|reproduced|redistributed)/i;
 const FOLLOW =
@@ -114,7 +143,7 @@ const NEWSLETTER =
 const AUTHOR_TAGLINE =
   /^(?:[A-Z][\w.'’-]+\s){1,3}(?:is|was) (?:a|an|the)\b.{0,100}\b(?:reporter|writer|correspondent|editor|columnist|journalist|contributor|blogger|freelance)|^[A-Z][\w.'’-]+(?:\s[A-Z][\w.'’-]+){0,2} (?:also )?writes for\b/;
 const BYLINE_LINE =
-  /^(?:[Ww]ritten |[Rr]eported |[Pp]osted )?[Bb]y\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}$/;
+  /^[Bb]y$|^(?:[Ww]ritten |[Rr]eported |[Pp]osted )?[Bb]y\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}$/;
 const SEPARATOR = /^[\s_\-–—*•·=~|]+$/;
 
 /**
@@ -151,6 +180,7 @@ export async function removeBoilerplate(
     if (isTextNode(c) && c.data.trim() !== "") withText.add(article);
   }
   if (total === 0) return;
+  const boxes = await structuralBoxes(article, all, size, total, blockInside, yieldSoon);
   // 1. By name (pre-order: a removed block's insides are not visited).
   const removed = new Set<Element>();
   let seen = 0;
@@ -161,13 +191,19 @@ export async function removeBoilerplate(
       continue;
     }
     if (
-      el.name === "figcaption" ||
+      boxes.has(el) || el.name === "figcaption" ||
       namesBoilerplate(el) && (size.get(el) ?? 0) < total * MAX_NAMED_SHARE &&
         !inRunningText(el, blockInside, withText)
     ) {
       removed.add(el);
     }
   }
+  // Named and boxed blocks holding most of the text are the article (a slideshow, a gallery).
+  let removedSize = 0;
+  for (const el of removed) {
+    if (!removed.has(el.parent as Element)) removedSize += size.get(el) ?? 0;
+  }
+  if (removedSize > total * MAX_REMOVED_SHARE) removed.clear();
   // 2 and 3. Leaf blocks (no block inside), in document order.
   const leaves = all.filter((el) =>
     !removed.has(el) && BLOCKS.has(el.name) && !blockInside.has(el) && !DATA.has(el.name)
@@ -180,6 +216,11 @@ export async function removeBoilerplate(
     const nearEnd = i >= leaves.length - 3;
     const inLinkRun = linkOnly[i] && (linkOnly[i - 1] || linkOnly[i + 1]);
     if (inLinkRun || readsAsBoilerplate(el, texts[i], nearEnd)) drop.push(el);
+    // What a section label introduces (its list, or one short block) goes with it.
+    if (texts[i].length <= SHORT_BLOCK && SECTION_LABEL.test(texts[i])) {
+      const next = nextElementSibling(el);
+      if (next && (LISTS.has(next.name) || (size.get(next) ?? 0) <= SHORT_BLOCK)) drop.push(next);
+    }
   }
   detachAll([...removed].filter((el) => !el.parent || !removed.has(el.parent as Element)));
   detachAll(drop);
@@ -220,7 +261,13 @@ export function readsAsBoilerplate(el: Element, text: string, nearEnd: boolean):
   if (text === "") return false; // <br>, <hr>, an image: structure, not text
   if (SEPARATOR.test(text)) return true;
   if (TEASER.test(text) && (hasLink(el) || text.length < 150)) return true;
-  if (CAPTION_LABEL.test(text)) return true;
+  if (CAPTION_LABEL.test(text) || SECTION_LABEL.test(text) || SOCIAL_COUNT.test(text)) return true;
+  if (text.length <= CONTACT_MAX && EMAIL.test(text)) return true;
+  if (
+    (MORE_ELSEWHERE.test(text) || BRACKETED.test(text) || VIA.test(text)) && hasLink(el)
+  ) {
+    return true;
+  }
   if (COPYRIGHT.test(text) || FOLLOW.test(text) || COMMENT_NOTICE.test(text)) return true;
   if (NEWSLETTER.test(text) && (hasLink(el) || /\b(?:sign up|subscribe|get it)\b/i.test(text))) {
     return true;
@@ -234,6 +281,16 @@ export function isDateLine(text: string): boolean {
   if (text.length > 80 || !YEAR_OR_TIME.test(text)) return false;
   const rest = text.replace(DATE_WORDS, " ").match(/\p{L}{2,}/gu) ?? [];
   return rest.length <= 2;
+}
+
+const LISTS = new Set(["ul", "ol", "dl"]);
+
+function nextElementSibling(el: Element): Element | null {
+  for (let n = el.next; n; n = n.next) {
+    if (isElement(n)) return n;
+    if (isTextNode(n) && n.data.trim() !== "") return null;
+  }
+  return null;
 }
 
 function hasLink(el: Element): boolean {

@@ -5,6 +5,7 @@
 import { compile } from "css-select";
 import { parse as parseSelector } from "css-what";
 import { Element } from "domhandler";
+import { cooperative } from "../../shared/contract/cooperative.ts";
 import { type Document, parseHtml, selectFirst } from "../../shared/net/html.ts";
 import { ALIASES, type Rule, RULES } from "./rules.ts";
 import type { Evidence } from "./schema.ts";
@@ -89,11 +90,16 @@ export function canonicalName(raw: string, fromUrl: boolean): string {
   return ALIASES[name.toLowerCase()] ?? name;
 }
 
-/** Runs every rule over `input` and returns the detected libraries, sorted by name. */
-export function detectLibraries(
+/**
+ * Runs every rule over `input` and returns the detected libraries, sorted by name. `yieldSoon`
+ * is called every 256 URLs matched (a page may hold 150,000 distinct ones): the request's
+ * cooperative yield, which also checks its time budget.
+ */
+export async function detectLibraries(
   input: DetectionInput,
   rules: readonly Rule[] = RULES,
-): RuleLibrary[] {
+  yieldSoon: () => Promise<void> = cooperative(),
+): Promise<RuleLibrary[]> {
   const hits: Hit[] = [];
   const add = (rule: Rule, m: RuleMatch | null) => {
     if (m) {
@@ -106,11 +112,20 @@ export function detectLibraries(
       });
     }
   };
+  // A repeated value matches as it did the first time: each distinct one is tried once.
+  const urls = new Set(input.urls);
+  const generators = new Set(input.generators);
   let generatorMatched = false;
+  let matched = 0;
   for (const rule of rules) {
-    if (rule.on === "url") { for (const url of input.urls) add(rule, matchRule(rule, url)); }
+    if (rule.on === "url") {
+      for (const url of urls) {
+        if (++matched % 256 === 0) await yieldSoon();
+        add(rule, matchRule(rule, url));
+      }
+    }
     if (rule.on === "generator" && !rule.fallback) {
-      for (const g of input.generators ?? []) {
+      for (const g of generators) {
         const m = matchRule(rule, g);
         generatorMatched ||= m !== null;
         add(rule, m);
@@ -125,7 +140,7 @@ export function detectLibraries(
   // A catch-all generator rule only speaks when no specific one recognised the generator.
   if (!generatorMatched) {
     for (const rule of rules.filter((r) => r.on === "generator" && r.fallback)) {
-      for (const g of input.generators ?? []) add(rule, matchRule(rule, g));
+      for (const g of generators) add(rule, matchRule(rule, g));
     }
   }
   return fold(withImplied(hits));
@@ -263,16 +278,24 @@ export interface RuleLibrary {
  * appears once in an entry's evidence, with the first value it matched.
  */
 function fold(hits: Hit[]): RuleLibrary[] {
+  // One pass each, no copying: a page may repeat a tag 150,000 times (with as many versions).
   const byName = new Map<string, Hit[]>();
-  for (const hit of hits) byName.set(hit.name, [...(byName.get(hit.name) ?? []), hit]);
+  for (const hit of hits) {
+    const group = byName.get(hit.name);
+    if (group) group.push(hit);
+    else byName.set(hit.name, [hit]);
+  }
   const libraries: RuleLibrary[] = [];
   for (const [name, group] of byName) {
-    const versions = [...new Set(group.map((h) => h.version).filter((v) => v !== null))];
-    const targets = versions.length > 0 ? versions : [null];
-    for (const version of targets) {
-      const mine = group.filter((h) =>
-        h.version === version || (h.version === null && version === targets[0])
-      );
+    // Versions in order of appearance; hits without one join the first (or stand alone).
+    const byVersion = new Map<string | null, Hit[]>();
+    for (const h of group) {
+      if (h.version !== null && !byVersion.has(h.version)) byVersion.set(h.version, []);
+    }
+    if (byVersion.size === 0) byVersion.set(null, []);
+    const first = byVersion.keys().next().value!;
+    for (const h of group) byVersion.get(h.version ?? first)!.push(h);
+    for (const [version, mine] of byVersion) {
       const evidence: Evidence[] = [];
       const rulesSeen = new Set<string>();
       for (const h of mine) {
@@ -280,7 +303,7 @@ function fold(hits: Hit[]): RuleLibrary[] {
         rulesSeen.add(h.rule);
         evidence.push({ rule: h.rule, source: h.source, value: h.value });
       }
-      const confidence = Math.max(...mine.map((h) => h.confidence));
+      const confidence = mine.reduce((most, h) => Math.max(most, h.confidence), -Infinity);
       libraries.push({ name, version, confidence, evidence });
     }
   }

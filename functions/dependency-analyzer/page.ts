@@ -187,10 +187,10 @@ export async function analyzePage(
   const thirdParty = new Map<string, boolean>();
   const origin = (url: string | null): Origin => originOf(url, pageHost, thirdParty);
 
-  const scripts = collectScripts(g.scripts, base, origin);
-  const stylesheets = collectStylesheets(g.sheets, base, origin);
-  const preloads = collectPreloads(g.links, base, origin);
-  const iframes = collectIframes(g.iframes, base, origin);
+  const scripts = await collectScripts(g.scripts, base, origin, yieldSoon);
+  const stylesheets = await collectStylesheets(g.sheets, base, origin, yieldSoon);
+  const preloads = await collectPreloads(g.links, base, origin, yieldSoon);
+  const iframes = await collectIframes(g.iframes, base, origin, yieldSoon);
   const importMap = collectImportMap(g.scripts, base, origin, warn);
   const hosts = tallyHosts(scripts, stylesheets, preloads, iframes, importMap);
 
@@ -202,12 +202,16 @@ export async function analyzePage(
   ].filter((u): u is string => u !== null);
   await yieldSoon();
   const meta = metaMap(g.metas);
-  const own = detectLibraries({
-    urls,
-    generators: meta.get("generator") ?? [],
-    selected: g.selected,
-    html,
-  });
+  const own = await detectLibraries(
+    {
+      urls,
+      generators: meta.get("generator") ?? [],
+      selected: g.selected,
+      html,
+    },
+    undefined,
+    yieldSoon,
+  );
   const signals: PageSignals = {
     url: finalUrl,
     html,
@@ -276,9 +280,18 @@ function runsAsScript(el: Element): boolean {
   return essence === "" || JS_TYPE.test(essence);
 }
 
-function collectScripts(elements: Element[], base: string, origin: (u: string | null) => Origin) {
+/** Elements resolved between two calls of the cooperative yield (a page may hold 150,000). */
+const YIELD_EVERY = 256;
+
+async function collectScripts(
+  elements: Element[],
+  base: string,
+  origin: (u: string | null) => Origin,
+  yieldSoon: () => Promise<void>,
+) {
   const out: Script[] = [];
-  for (const el of elements) {
+  for (const [i, el] of elements.entries()) {
+    if (i % YIELD_EVERY === 0) await yieldSoon();
     const type = el.attribs.type?.trim() ?? null;
     const essence = typeEssence(el);
     // Data blocks (JSON, templates, import maps) are not run: not script dependencies.
@@ -303,13 +316,15 @@ function collectScripts(elements: Element[], base: string, origin: (u: string | 
   return out;
 }
 
-function collectStylesheets(
+async function collectStylesheets(
   sheets: Element[],
   base: string,
   origin: (u: string | null) => Origin,
+  yieldSoon: () => Promise<void>,
 ) {
   const out: Stylesheet[] = [];
-  for (const el of sheets) {
+  for (const [i, el] of sheets.entries()) {
+    if (i % YIELD_EVERY === 0) await yieldSoon();
     if (el.name === "style") {
       out.push({
         href: null,
@@ -339,9 +354,15 @@ function collectStylesheets(
   return out;
 }
 
-function collectPreloads(links: Element[], base: string, origin: (u: string | null) => Origin) {
+async function collectPreloads(
+  links: Element[],
+  base: string,
+  origin: (u: string | null) => Origin,
+  yieldSoon: () => Promise<void>,
+) {
   const out: Preload[] = [];
-  for (const el of links) {
+  for (const [i, el] of links.entries()) {
+    if (i % YIELD_EVERY === 0) await yieldSoon();
     if (el.attribs.href === undefined) continue;
     const rels = relTokens(el).filter((r) => HINT_RELS.includes(r));
     const href = resolveUrl(attr(el, "href"), base);
@@ -358,9 +379,15 @@ function collectPreloads(links: Element[], base: string, origin: (u: string | nu
   return out;
 }
 
-function collectIframes(elements: Element[], base: string, origin: (u: string | null) => Origin) {
+async function collectIframes(
+  elements: Element[],
+  base: string,
+  origin: (u: string | null) => Origin,
+  yieldSoon: () => Promise<void>,
+) {
   const out: Iframe[] = [];
-  for (const el of elements) {
+  for (const [i, el] of elements.entries()) {
+    if (i % YIELD_EVERY === 0) await yieldSoon();
     if (el.attribs.src === undefined) continue;
     const src = resolveUrl(attr(el, "src"), base);
     if (!src) continue;

@@ -63,8 +63,6 @@ function excerpt(text: string, max: number): string {
 
 /** Characters either side of a literal's occurrence that a match may span. */
 const WINDOW = 1024;
-/** Anchors make a window's edges look like the text's: such patterns see the whole text. */
-const ANCHORED = /(?:^|[^\\])[\^$]/;
 
 /**
  * Runs a pattern over windows around its literals' occurrences in a long text instead of
@@ -79,7 +77,7 @@ function execNear(
   text: string,
   endsOf: (literal: string) => readonly number[],
 ): RegExpExecArray | null {
-  if (!pattern.literals || ANCHORED.test(pattern.source)) return pattern.regex.exec(text);
+  if (!pattern.literals || pattern.anchored) return pattern.regex.exec(text);
   for (const literal of pattern.literals) {
     const ends = endsOf(literal);
     for (let i = 0; i < ends.length;) {

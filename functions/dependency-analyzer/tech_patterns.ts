@@ -60,31 +60,45 @@ export const REWRITES: Readonly<Record<string, { pattern: string; unless: string
 
 /** A pattern on re2js, answering as a RegExp does (`exec` with groups, `index`). */
 export class LinearRegex implements PatternRegex {
-  readonly #re: RE2JS;
-  readonly #unless: RE2JS | null;
-  /**
-   * `source` as written, or as rewritten (`REWRITES`); throws when re2js cannot compile it
-   * (back references, look-arounds).
-   */
+  readonly #pattern: string;
+  readonly #unlessPattern: string | null;
+  /** Compiled on the first text that holds the needed texts (most never get one). */
+  #re: RE2JS | undefined;
+  #unless: RE2JS | null | undefined;
   /** Per alternative, texts a match contains (V8 finds them in linear time, far faster). */
   readonly #needs: RegExp[][] | null;
-  constructor(source: string) {
+  /**
+   * `source` as written, or as rewritten (`REWRITES`); throws when re2js cannot compile it
+   * (back references, look-arounds). `lazy`: compile on first use instead (the engine's
+   * patterns, checked at build time), as compiling costs far more than the needs' check that
+   * rules out most texts.
+   */
+  constructor(source: string, lazy = false) {
     const rewrite = REWRITES[source];
-    const pattern = rewrite?.pattern ?? source;
-    this.#re = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
-    this.#unless = rewrite ? RE2JS.compile(rewrite.unless, RE2JS.CASE_INSENSITIVE) : null;
+    this.#pattern = rewrite?.pattern ?? source;
+    this.#unlessPattern = rewrite?.unless ?? null;
     this.#needs =
-      requiredTexts(pattern)?.map((texts) =>
+      requiredTexts(this.#pattern)?.map((texts) =>
         texts.map((t) => new RegExp(t.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"), "i"))
       ) ?? null;
+    if (!lazy) this.#compiled();
+  }
+
+  #compiled(): { re: RE2JS; unless: RE2JS | null } {
+    this.#re ??= RE2JS.compile(this.#pattern, RE2JS.CASE_INSENSITIVE);
+    this.#unless ??= this.#unlessPattern === null
+      ? null
+      : RE2JS.compile(this.#unlessPattern, RE2JS.CASE_INSENSITIVE);
+    return { re: this.#re, unless: this.#unless };
   }
 
   exec(text: string): RegExpExecArray | null {
     if (this.#needs && !this.#needs.some((texts) => texts.every((t) => t.test(text)))) {
       return null;
     }
-    const m = this.#re.matcher(text);
-    if (!m.find() || this.#unless?.matcher(text).find()) return null;
+    const { re, unless } = this.#compiled();
+    const m = re.matcher(text);
+    if (!m.find() || unless?.matcher(text).find()) return null;
     const groups: (string | undefined)[] = [];
     for (let g = 0; g <= m.groupCount(); g++) groups.push(m.group(g) ?? undefined);
     return Object.assign(groups, { index: m.start(0), input: text }) as RegExpExecArray;
@@ -98,6 +112,7 @@ export class LinearRegex implements PatternRegex {
 /** A compiled pattern. */
 export class TechPattern {
   #regex: PatternRegex | undefined;
+  #anchored: boolean | undefined;
   constructor(
     /** The pattern as written (without its `\;` attributes), for evidence. */
     readonly source: string,
@@ -115,12 +130,20 @@ export class TechPattern {
   ) {}
 
   /**
+   * Has a `^` or `$`: a window's edges would look like the text's, so such a pattern runs on
+   * the whole text rather than near its literals (tech_detect.ts).
+   */
+  get anchored(): boolean {
+    return this.#anchored ??= hasAnchor(this.source);
+  }
+
+  /**
    * Built on first use and kept: most of the rule set's thousands of patterns never run on a
    * given page (their literal is not there), so they need no RegExp object.
    */
   get regex(): PatternRegex {
     return this.#regex ??= this.linear
-      ? new LinearRegex(this.source)
+      ? new LinearRegex(this.source, true)
       : new RegExp(boundQuantifiers(this.source), "i");
   }
 }
@@ -151,6 +174,23 @@ export function compilePattern(raw: string | number): TechPattern | null {
     return null;
   }
   return new TechPattern(source, requiredLiterals(source), version, confidence);
+}
+
+/**
+ * Whether `source` has a `^` or `$` anchor (outside a character class and not escaped: the
+ * `^` of `[^>]` negates a class and anchors nothing).
+ */
+export function hasAnchor(source: string): boolean {
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === "\\") i++;
+    else if (ch === "[") {
+      // Past the class, its own `^` included (JavaScript's `[]` and `[^]` end at that `]`).
+      i += source[i + 1] === "^" ? 2 : 1;
+      for (; i < source.length && source[i] !== "]"; i++) if (source[i] === "\\") i++;
+    } else if (ch === "^" || ch === "$") return true;
+  }
+  return false;
 }
 
 /** `+` → `{1,250}` and `*` → `{0,250}` where they are quantifiers (not escaped, not in `[]`). */
@@ -308,13 +348,13 @@ export function requiredLiteral(source: string): string[] | null {
 
 /**
  * Every run of literal text that each match of `source` contains (each as its spellings, as
- * written; ≥ 3 chars in one spelling at least), or null when `source` has a top-level `|`.
+ * written; ≥ `min` chars in one spelling at least), or null when `source` has a top-level `|`.
  */
-function literalRuns(source: string): string[][] | null {
+function literalRuns(source: string, min = 3): string[][] | null {
   const runs: string[][] = [];
   let run = [""];
   const endRun = () => {
-    if (run.some((r) => r.length >= 3)) runs.push(run);
+    if (run.some((r) => r.length >= min)) runs.push(run);
     run = [""];
   };
   let depth = 0;
@@ -372,9 +412,11 @@ function literalRuns(source: string): string[][] | null {
 }
 
 /**
- * Per top-level alternative of `source`, every literal text (lowercased, one spelling, ≥ 3
+ * Per top-level alternative of `source`, every literal text (lowercased, one spelling, ≥ 2
  * chars) a match of that alternative contains; null when an alternative has none. A text
  * without all of one alternative's cannot match: a check far cheaper than a run on re2js.
+ * Two characters count here (unlike the prefilter's literals): `p5` and `.js` rule out nearly
+ * every script URL that `.js` alone lets through.
  */
 export function requiredTexts(source: string): string[][] | null {
   let body = source;
@@ -382,8 +424,8 @@ export function requiredTexts(source: string): string[][] | null {
   if (whole && closingParen(body, 0) === body.length - 1) body = body.slice(whole[0].length, -1);
   const out: string[][] = [];
   for (const branch of splitTopLevel(body)) {
-    const texts = (literalRuns(branch) ?? [])
-      .filter((r) => r.length === 1 && r[0].length >= 3)
+    const texts = (literalRuns(branch, 2) ?? [])
+      .filter((r) => r.length === 1 && r[0].length >= 2)
       .map((r) => r[0].toLowerCase());
     if (texts.length === 0) return null;
     out.push(texts);

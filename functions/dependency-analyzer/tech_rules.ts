@@ -7,6 +7,7 @@
  * browser or more requests and are left out.)
  */
 import { onFirstUse } from "../../shared/contract/lazy.ts";
+import { GramIndex } from "./gram_index.ts";
 import { LiteralIndex } from "./literal_index.ts";
 import { compilePattern, LinearRegex, TechPattern } from "./tech_patterns.ts";
 
@@ -20,14 +21,6 @@ export type KeyedSignal = typeof KEYED_SIGNALS[number];
 
 /** Text signals that are long texts (the page, its inline scripts and styles, one each). */
 export const LONG_SIGNALS: ReadonlySet<TextSignal> = new Set(["html", "scripts", "css"]);
-
-/**
- * How deep the literal automaton of a signal of short texts (script URLs, the page URL) keeps
- * full rows: scriptSrc's 4,060 literals make 43k states, 4.1 MiB as full rows, 0.6 MiB so,
- * and its few KiB of URLs scan as fast. Long texts keep full rows: markup follows markup
- * literals deep, where rows are faster (literal_index.ts).
- */
-const SHORT_TEXT_DENSE_DEPTH = 3;
 
 /** One pattern of one technology, as the engine runs it. */
 export class CompiledPattern extends TechPattern {
@@ -61,7 +54,12 @@ export interface Tech {
 export interface TextPatterns {
   /** Patterns with a literal: the index finds candidates by `literalOf`. */
   indexed: CompiledPattern[];
-  index: LiteralIndex;
+  /**
+   * Long texts: an automaton (fastest per character). Short ones (script URLs, the page URL):
+   * a table of three-character pieces, built in a millisecond where scriptSrc's automaton (4,060
+   * literals, 43k states) took ~70 ms of the first request's CPU.
+   */
+  index: LiteralIndex | GramIndex;
   /** Literal → its id in the index. */
   literalIds: Map<string, number>;
   /** Literal id → the patterns that need it. */
@@ -301,10 +299,7 @@ export function buildTechRules(data: RuleData): TechRules {
   const text = Object.fromEntries(
     TEXT_SIGNALS.map((s) => [
       s,
-      indexPatterns(
-        patterns(data.text[s]),
-        LONG_SIGNALS.has(s) ? Infinity : SHORT_TEXT_DENSE_DEPTH,
-      ),
+      indexPatterns(patterns(data.text[s]), LONG_SIGNALS.has(s)),
     ]),
   ) as Record<TextSignal, TextPatterns>;
   const keyed = Object.fromEntries(
@@ -330,7 +325,7 @@ export function compileTechRules(
 }
 
 /** Groups patterns by literal (a pattern with alternatives under each) and indexes them. */
-function indexPatterns(patterns: CompiledPattern[], denseDepth: number): TextPatterns {
+function indexPatterns(patterns: CompiledPattern[], long: boolean): TextPatterns {
   const literals = new Map<string, number>();
   const counts: number[] = [];
   const always: CompiledPattern[] = [];
@@ -362,7 +357,7 @@ function indexPatterns(patterns: CompiledPattern[], denseDepth: number): TextPat
   }
   return {
     indexed,
-    index: new LiteralIndex([...literals.keys()], denseDepth),
+    index: long ? new LiteralIndex([...literals.keys()]) : new GramIndex([...literals.keys()]),
     literalIds: literals,
     byLiteral,
     always,

@@ -29,6 +29,11 @@ export interface Bindings {
   admission?: Admission;
   /** The clock a certificate's days left are counted from (ms); tests inject one. */
   now?: () => number;
+  /**
+   * Milliseconds a page's scan and security audit may take (`ANALYSIS_BUDGET_MS`, default
+   * 10,000; the wait for the probes not counted); past it, 502 PARSE_ERROR naming the bound.
+   */
+  analysisBudgetMs?: number;
 }
 
 /** `GET /inspect`: the route declaration (request and response schemas). */
@@ -77,7 +82,8 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     const { url } = c.req.valid("query");
     return await admitted(c, pages, "FETCH_ERROR", async () => {
       const { inspectUrl } = await loadInspector();
-      return c.json(await inspectUrl(url, bindings.fetchPolicy, bindings.now), 200);
+      const { fetchPolicy, now, analysisBudgetMs } = bindings;
+      return c.json(await inspectUrl(url, fetchPolicy, now, analysisBudgetMs), 200);
     });
   });
   addMcp(app, ROOT, MCP_TOOLS);

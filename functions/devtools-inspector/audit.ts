@@ -1,12 +1,13 @@
 /** Runs the security table over a response and scores it. */
-import { type AuditInput, buildAuditContext } from "./audit_context.ts";
+import { cooperative } from "../../shared/contract/cooperative.ts";
+import { type AuditContext, type AuditInput, buildAuditContext } from "./audit_context.ts";
 import type { Finding, SecurityCheck } from "./check_definition.ts";
 import { gradeOf, totalScore } from "./score.ts";
 import type { SecurityCheckResult, SecurityReport } from "./schema.ts";
 import { SECURITY_CHECKS } from "./security_table.ts";
 
 /** One check's row of the report. */
-function runCheck(check: SecurityCheck, ctx: ReturnType<typeof buildAuditContext>) {
+function runCheck(check: SecurityCheck, ctx: AuditContext) {
   const verdict = check.evaluate(ctx);
   const finding: Finding = typeof verdict === "string" ? { result: verdict } : verdict;
   const outcome = check.outcomes[finding.result];
@@ -23,13 +24,22 @@ function runCheck(check: SecurityCheck, ctx: ReturnType<typeof buildAuditContext
   } satisfies SecurityCheckResult;
 }
 
-/** The scored audit of a response (`checks` defaults to the whole table). */
-export function securityAudit(
+/**
+ * The scored audit of a response (`checks` defaults to the whole table). `yieldSoon` is
+ * called between checks and within the context's long loops: the request's cooperative yield,
+ * which ends the audit with its error once the request's time budget is spent.
+ */
+export async function securityAudit(
   input: AuditInput,
   checks: readonly SecurityCheck[] = SECURITY_CHECKS,
-): SecurityReport {
-  const ctx = buildAuditContext(input);
-  const rows = checks.map((check) => runCheck(check, ctx));
+  yieldSoon: () => Promise<void> = cooperative(),
+): Promise<SecurityReport> {
+  const ctx = await buildAuditContext(input, yieldSoon);
+  const rows = [];
+  for (const check of checks) {
+    await yieldSoon();
+    rows.push(runCheck(check, ctx));
+  }
   const score = totalScore(rows.map((r) => r.scoreModifier));
   const passed = rows.filter((r) => r.pass).length;
   return {

@@ -2,9 +2,10 @@
  * Everything a security check may look at, read once from the response: URLs, headers, cookies,
  * the scanned page with its `<meta>` equivalents, CSP and HSTS. Checks only read from it.
  */
+import { cooperative } from "../../shared/contract/cooperative.ts";
 import { resolveUrl } from "../../shared/net/html.ts";
 import { isThirdParty } from "../../shared/net/hosts.ts";
-import { type CspPolicy, parseCsp } from "./csp.ts";
+import { type CspPolicy, intersectPolicies, parseCsp, type ParsedCsp } from "./csp.ts";
 import { type Hsts, HSTS_MIN_MAX_AGE, parseHsts } from "./hsts.ts";
 import type { PageScan } from "./page_scan.ts";
 import type { HttpRoute, Preflight } from "./probes.ts";
@@ -67,6 +68,8 @@ export interface AuditContext {
     meta: CspPolicy[];
     /** Policies that could not be read. */
     invalid: string[];
+    /** What every enforced policy allows together (their intersection); null without one. */
+    effective: CspPolicy | null;
     /** Content-Security-Policy-Report-Only, as sent (reports, enforces nothing). */
     reportOnly: string | null;
   };
@@ -92,17 +95,63 @@ const OWN_SCHEME = /^[\x00-\x20]*[a-z][a-z\d+\-.]*:/i;
 /**
  * The distinct http: URLs among `urls` resolved against `base`, in order. Against an https:
  * base only a URL with a scheme of its own can be http:, so the others are not resolved
- * (a large page has thousands of relative ones).
+ * (a large page has thousands of relative ones). `out` may hold some already, which come first.
  */
-function httpUrls(urls: readonly string[], base: string): string[] {
+async function httpUrls(
+  urls: readonly string[],
+  base: string,
+  yieldSoon: () => Promise<void>,
+  out = new Set<string>(),
+): Promise<string[]> {
   const httpsBase = base.startsWith("https:");
-  const out = new Set<string>();
-  for (const url of urls) {
+  for (let i = 0; i < urls.length; i++) {
+    if (i % YIELD_EVERY === 0) await yieldSoon();
+    const url = urls[i];
     if (httpsBase && !OWN_SCHEME.test(url.replace(/[\t\n\r]/g, ""))) continue;
     const href = resolveUrl(url, base);
     if (href?.startsWith("http:")) out.add(href);
   }
   return [...out];
+}
+
+/** Items of a page-sized list handled between two calls of the yield (each call is cheap). */
+const YIELD_EVERY = 256;
+
+/**
+ * `parseCsp` of each policy in turn (every comma-separated one of every value), with a yield
+ * between them: a page may hold thousands of values, and one value millions of policies.
+ */
+async function parseEach(
+  values: readonly string[],
+  fromMeta: boolean,
+  yieldSoon: () => Promise<void>,
+): Promise<ParsedCsp> {
+  const out: ParsedCsp = { policies: [], invalid: [] };
+  for (const value of values) {
+    for (const serialized of value.split(",")) {
+      const { policies, invalid } = parseCsp([serialized], fromMeta);
+      if (policies.length) out.policies.push(policies[0]);
+      if (invalid.length) out.invalid.push(invalid[0]);
+      await yieldSoon();
+    }
+  }
+  return out;
+}
+
+/**
+ * `intersectPolicies` of all of them, folded a pair at a time with a yield between pairs
+ * (intersecting is associative: the fold gives the same policy as one call).
+ */
+async function intersectAll(
+  policies: readonly CspPolicy[],
+  yieldSoon: () => Promise<void>,
+): Promise<CspPolicy | null> {
+  let out: CspPolicy | null = null;
+  for (const policy of policies) {
+    out = out ? intersectPolicies([out, policy]) : new Map(policy);
+    await yieldSoon();
+  }
+  return out;
 }
 
 /** Contents of the page's `<meta>`s whose `attribute` is `name` (case-insensitive). */
@@ -112,8 +161,15 @@ function metaValues(page: PageScan | null, attribute: "httpEquiv" | "name", name
     .map((m) => m.content);
 }
 
-/** Reads an audit's input once into the context the checks share. */
-export function buildAuditContext(input: AuditInput): AuditContext {
+/**
+ * Reads an audit's input once into the context the checks share. `yieldSoon` is called between
+ * steps and every few hundred items of the page's lists (the request's cooperative yield, which
+ * checks its time budget).
+ */
+export async function buildAuditContext(
+  input: AuditInput,
+  yieldSoon: () => Promise<void> = cooperative(),
+): Promise<AuditContext> {
   const final = new URL(input.finalUrl);
   const https = final.protocol === "https:";
   const page = input.page;
@@ -121,20 +177,42 @@ export function buildAuditContext(input: AuditInput): AuditContext {
   const header = (name: string) => input.headers.get(name);
   const cspHeader = header("content-security-policy");
   const fromHeader = parseCsp(cspHeader ? [cspHeader] : []);
-  const fromMeta = parseCsp(metaValues(page, "httpEquiv", "content-security-policy"), true);
+  const cspMetas = metaValues(page, "httpEquiv", "content-security-policy");
+  const fromMeta = await parseEach(cspMetas, true, yieldSoon);
+  const effective = await intersectAll([...fromHeader.policies, ...fromMeta.policies], yieldSoon);
   const hsts = parseHsts(header("strict-transport-security"));
-  const resolveAll = (sources: readonly { src: string; integrity: string | null }[]) => {
+  // Host → third party: a page's many URLs share few hosts.
+  const thirdParty = new Map<string, boolean>();
+  const resolveAll = async (sources: readonly { src: string; integrity: string | null }[]) => {
     const out: ScriptRef[] = [];
-    for (const { src, integrity } of sources) {
+    for (let i = 0; i < sources.length; i++) {
+      if (i % YIELD_EVERY === 0) await yieldSoon();
+      const { src, integrity } = sources[i];
       const href = resolveUrl(src, base);
       if (!href) continue;
       const url = new URL(href);
-      out.push({ url, integrity, thirdParty: isThirdParty(url.hostname, final.hostname) });
+      let third = thirdParty.get(url.hostname);
+      if (third === undefined) {
+        thirdParty.set(url.hostname, third = isThirdParty(url.hostname, final.hostname));
+      }
+      out.push({ url, integrity, thirdParty: third });
     }
     return out;
   };
-  const scripts = resolveAll(page?.scriptSources ?? []);
-  const stylesheets = resolveAll(page?.stylesheetSources ?? []);
+  const scripts = await resolveAll(page?.scriptSources ?? []);
+  const stylesheets = await resolveAll(page?.stylesheetSources ?? []);
+  // Scripts are resolved already: only their scheme is read (no copy of a page-sized list).
+  const insecureScripts = new Set<string>();
+  for (let i = 0; https && i < scripts.length; i++) {
+    if (i % YIELD_EVERY === 0) await yieldSoon();
+    if (scripts[i].url.protocol === "http:") insecureScripts.add(scripts[i].url.href);
+  }
+  const insecureSubresources = https && page
+    ? {
+      active: await httpUrls(page.active, base, yieldSoon, insecureScripts),
+      passive: await httpUrls(page.passive, base, yieldSoon),
+    }
+    : { active: [], passive: [] };
   return {
     final,
     https,
@@ -145,16 +223,12 @@ export function buildAuditContext(input: AuditInput): AuditContext {
     metaNamed: (name) => metaValues(page, "name", name),
     scripts,
     stylesheets,
-    insecureSubresources: https && page
-      ? {
-        active: httpUrls([...scripts.map((s) => s.url.href), ...page.active], base),
-        passive: httpUrls(page.passive, base),
-      }
-      : { active: [], passive: [] },
+    insecureSubresources,
     csp: {
       header: fromHeader.policies,
       meta: fromMeta.policies,
       invalid: [...fromHeader.invalid, ...fromMeta.invalid],
+      effective,
       reportOnly: header("content-security-policy-report-only"),
     },
     hsts,

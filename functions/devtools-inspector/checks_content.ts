@@ -4,7 +4,7 @@
  */
 import { defineCheck, fail, pass, worst } from "./check_definition.ts";
 import { quoted } from "./checks_transport.ts";
-import { intersectPolicies, readPolicy } from "./csp.ts";
+import { readPolicy } from "./csp.ts";
 
 /** Content-Security-Policy from headers and `<meta http-equiv>`. */
 export const cspCheck = defineCheck({
@@ -65,16 +65,15 @@ export const cspCheck = defineCheck({
     ),
   },
   evaluate(ctx) {
-    const { header, meta, invalid, reportOnly } = ctx.csp;
-    if (invalid.length) return { result: "csp-header-invalid", evidence: invalid };
-    if (header.length + meta.length === 0) {
+    const { header, meta, invalid, reportOnly, effective } = ctx.csp;
+    if (invalid.length) return { result: "csp-header-invalid", evidence: quoted(invalid) };
+    if (!effective) {
       return reportOnly ? "csp-not-implemented-but-reporting-enabled" : "csp-not-implemented";
     }
     // Every policy is enforced: a load must pass each, so what the page can do is what their
     // intersection allows (a header and a <meta> together are stricter than either alone).
-    const all = [...header, ...meta];
-    const reading = readPolicy(intersectPolicies(all), ctx.https);
-    const where = all.length > 1
+    const reading = readPolicy(effective, ctx.https);
+    const where = header.length + meta.length > 1
       ? [
         `effective policy: the intersection of ${header.length} from headers and ` +
         `${meta.length} from <meta http-equiv>`,

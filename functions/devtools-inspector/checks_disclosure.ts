@@ -4,6 +4,7 @@
  * service's own row: it fails with the evidence but never moves the Observatory's score.
  */
 import { defineCheck, fail, pass } from "./check_definition.ts";
+import { quoted } from "./checks_transport.ts";
 
 /** Headers that name software; a version in any of them is disclosed. */
 export const DISCLOSING_HEADERS = [
@@ -74,11 +75,14 @@ export const versionDisclosureCheck = defineCheck({
       named = true;
       if (revealsVersion(name, value)) evidence.push(`${name}: ${value.slice(0, EVIDENCE_CHARS)}`);
     }
+    const generators: string[] = [];
     for (const generator of ctx.metaNamed("generator")) {
       if (VERSION.test(generator.slice(0, SEARCHED_CHARS))) {
-        evidence.push(`<meta name="generator" content="${generator.slice(0, EVIDENCE_CHARS)}">`);
+        generators.push(`<meta name="generator" content="${generator.slice(0, EVIDENCE_CHARS)}">`);
       }
     }
+    // A page may repeat the tag thousands of times: quote a few and count the rest.
+    evidence.push(...quoted(generators));
     if (evidence.length > 0) return { result: "version-disclosed", evidence };
     return named ? "version-not-disclosed-software-named" : "version-not-disclosed";
   },

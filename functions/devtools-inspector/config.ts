@@ -7,10 +7,14 @@ import type { Bindings } from "./app.ts";
 /** The local port of this experiment (scripts/experiments.ts); `PORT` overrides it. */
 export const DEFAULT_PORT = 8003;
 
-/** The fetch policy (`ALLOW_PRIVATE_NETWORKS`, `FETCH_TIMEOUT_MS`, `FETCH_MAX_BYTES`) and page admission (`PAGE_*`). */
+/**
+ * The fetch policy (`ALLOW_PRIVATE_NETWORKS`, `FETCH_TIMEOUT_MS`, `FETCH_MAX_BYTES`), page
+ * admission (`PAGE_*`) and the time budget of a page's scan and audit (`ANALYSIS_BUDGET_MS`).
+ */
 export function bindingsFromEnv(env: Env): Bindings {
   return {
     fetchPolicy: fetchPolicyFromEnv(env),
     admission: new Admission(admissionFromEnv(env)),
+    analysisBudgetMs: env.int("ANALYSIS_BUDGET_MS", 10_000, 100, 120_000),
   };
 }

@@ -1,4 +1,7 @@
 /** `/inspect` end to end: fetch safely, then describe the response the way DevTools would. */
+import { type Budget, cooperative } from "../../shared/contract/cooperative.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
+import { DEFAULT_PARSE_LIMITS } from "../../shared/net/html.ts";
 import { type FetchPolicy, type FetchResult, safeFetch } from "../../shared/net/safe_fetch.ts";
 import { securityAudit } from "./audit.ts";
 import { bodyKind } from "./body_kind.ts";
@@ -18,6 +21,12 @@ import type { InspectResult, TlsInfo } from "./schema.ts";
 import { phaseTimings } from "./timing.ts";
 import { inspectTls } from "./tls.ts";
 
+/**
+ * Milliseconds a page's scan and audit may take together (`ANALYSIS_BUDGET_MS`): past it the
+ * request ends with 502 PARSE_ERROR naming the bound (see README, "Limits and security").
+ */
+export const DEFAULT_INSPECT_BUDGET_MS = DEFAULT_PARSE_LIMITS.maxMillis;
+
 /** What the Observatory's extra requests found (see probes.ts). */
 export interface Probes {
   /** Where the page's http:// URL led; for an http:// page, its own fetch. */
@@ -31,12 +40,14 @@ export interface Probes {
  * Fetches `url` under `policy` and inspects the response (errors are the safe fetch's). An
  * https:// page's http:// twin is fetched alongside, and a CORS preflight and a TLS handshake
  * go to the final URL afterwards, while the page is scanned; all share one deadline of
- * `policy.timeoutMs`. `now` dates the certificate's days left.
+ * `policy.timeoutMs`. `now` dates the certificate's days left; `budgetMs` bounds the scan and
+ * the audit (see `inspectResponse`).
  */
 export async function inspectUrl(
   url: string,
   policy: FetchPolicy,
   now: () => number = Date.now,
+  budgetMs: number = DEFAULT_INSPECT_BUDGET_MS,
 ): Promise<InspectResult> {
   const fetchedAt = new Date().toISOString();
   const done = new AbortController();
@@ -51,7 +62,7 @@ export async function inspectUrl(
       corsPreflight(res.finalUrl, policy, signal),
       inspectTls(res.finalUrl, policy, signal, now()),
     ]).then(([httpRoute, preflight, tls]) => ({ httpRoute, preflight, tls }));
-    return await inspectResponse(res, fetchedAt, probes);
+    return await inspectResponse(res, fetchedAt, probes, budgetMs);
   } finally {
     done.abort(); // the probes, if the page or its scan failed first
   }
@@ -72,24 +83,41 @@ export function headerRecord(headers: Headers): Record<string, string> {
 /**
  * Describes a fetched response (apart from the fetch so that tests can feed one in). The page
  * is scanned once, within the shared parse limits: a page over one is 502 PARSE_ERROR. The
- * probes are awaited only for the audit, after the scan.
+ * probes are awaited only for the audit, after the scan. The scan and the audit share
+ * `budgetMs` of the inspector's own time (the wait for the probes is not counted), checked at
+ * every cooperative yield: past it, 502 PARSE_ERROR naming the bound.
  */
 export async function inspectResponse(
   res: FetchResult,
   fetchedAt: string,
   probes: Probes | Promise<Probes>,
+  budgetMs: number = DEFAULT_INSPECT_BUDGET_MS,
 ): Promise<InspectResult> {
+  const budget: Budget = {
+    endsAt: performance.now() + budgetMs,
+    over: () => new ApiError("PARSE_ERROR", `Page took longer than ${budgetMs} ms to inspect`),
+  };
+  const yieldSoon = cooperative(25, budget);
   const kind = bodyKind(res.contentType, res.body, res.charset);
-  const scan = kind === "html" ? await scanPage(res.text) : null;
+  const scan = kind === "html" ? await scanPage(res.text, { maxMillis: budgetMs }) : null;
+  await yieldSoon();
+  // Set-Cookie lines are few: the fetch refuses response heads over 16 KiB.
   const cookies = describeCookies(res.setCookies, new URL(res.finalUrl));
+  const waited = performance.now();
   const found = await probes;
-  const security = securityAudit({
-    finalUrl: res.finalUrl,
-    headers: res.headers,
-    cookies,
-    page: scan,
-    ...found,
-  });
+  // The network's time is not the inspector's: the deadline moves by the wait.
+  budget.endsAt += performance.now() - waited;
+  const security = await securityAudit(
+    {
+      finalUrl: res.finalUrl,
+      headers: res.headers,
+      cookies,
+      page: scan,
+      ...found,
+    },
+    undefined,
+    yieldSoon,
+  );
   return {
     url: res.url,
     finalUrl: res.finalUrl,

@@ -116,7 +116,8 @@ class Scanner implements StreamHandler {
   /** Per group of ACTIVE and PASSIVE, its URLs in document order. */
   sources: string[][] = [...ACTIVE, ...PASSIVE].map(() => []);
   stylesheetHrefs: string[] = [];
-  srcsets: string[] = [];
+  /** URLs of `srcset` candidates, split as the parse goes (it pauses between slices). */
+  srcsetUrls: string[] = [];
   scan: PageScan = {
     doctype: null,
     title: null,
@@ -208,10 +209,10 @@ class Scanner implements StreamHandler {
       case "img":
         s.images++;
         if (!("alt" in attribs)) s.imagesWithoutAlt++;
-        if ("srcset" in attribs) this.srcsets.push(attribs.srcset);
+        if ("srcset" in attribs) this.addSrcset(attribs.srcset);
         return "other";
       case "source":
-        if ("srcset" in attribs) this.srcsets.push(attribs.srcset);
+        if ("srcset" in attribs) this.addSrcset(attribs.srcset);
         return "other";
       case "a":
       case "area":
@@ -225,6 +226,11 @@ class Scanner implements StreamHandler {
         return "other";
     }
     return "other";
+  }
+
+  /** Keeps a `srcset`'s URLs (a loop, not a spread: one attribute may hold millions). */
+  private addSrcset(srcset: string): void {
+    for (const url of srcsetUrls(srcset)) this.srcsetUrls.push(url);
   }
 
   onclosetag(): void {
@@ -258,10 +264,7 @@ class Scanner implements StreamHandler {
   result(): PageScan {
     const s = this.scan;
     s.active = [...this.sources.slice(0, ACTIVE.length).flat(), ...this.stylesheetHrefs];
-    s.passive = [
-      ...this.sources.slice(ACTIVE.length).flat(),
-      ...this.srcsets.flatMap(srcsetUrls),
-    ];
+    s.passive = [...this.sources.slice(ACTIVE.length).flat(), ...this.srcsetUrls];
     return s;
   }
 }

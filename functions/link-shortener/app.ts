@@ -5,22 +5,22 @@
  * `POST /:code` (the password form), `GET /:code/info`, `GET /:code/stats`, `GET /:code/qr`,
  * and `PATCH`/`DELETE /:code` with the link's token.
  */
-import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Redis } from "@upstash/redis";
 import {
-  createExperimentApp,
-  type ExperimentApp,
+  addRoute,
+  createLightApp,
   type ExperimentOptions,
-} from "../../shared/contract/app.ts";
+  type LightApp,
+} from "../../shared/contract/light_app.ts";
 import type { Cache } from "../../shared/bindings/cache.ts";
 import type { Db } from "../../shared/bindings/db.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { errorText, logEvent, type LogSink, stderrSink } from "../../shared/contract/log.ts";
 import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
-import { errorResponses, jsonBody, jsonContent } from "../../shared/contract/openapi.ts";
 import { requestOrigin } from "../../shared/contract/request_origin.ts";
-import { readJsonBody } from "../../shared/contract/validation.ts";
+import { decimalParam, enumParam, type Param, readJsonBody } from "../../shared/contract/params.ts";
+import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { ClickCounter } from "./clicks.ts";
 import { isCodeShaped } from "./codes.ts";
 import { hotRedirect } from "./hot_path.ts";
@@ -29,21 +29,8 @@ import { bearerToken, MANAGE_TOKEN_MESSAGE, tokenMatches } from "./manage_token.
 import { renderQr } from "./qr.ts";
 import { FixedWindowLimiter, type Limiter, SharedWindowLimiter } from "./rate_limit.ts";
 import { LinkResolver } from "./resolve.ts";
-import {
-  BulkResultSchema,
-  CodeParams,
-  InfoResult,
-  LinkSchema,
-  MAX_BODY_BYTES,
-  PatchBody,
-  QrQuery,
-  SHORTEN_MESSAGES,
-  ShortenBody,
-  ShortenResult,
-  StatsResult,
-} from "./schema.ts";
+import { MAX_BODY_BYTES, SHORTEN_MESSAGES } from "./messages.ts";
 import { pointsAtSelf } from "./self_link.ts";
-import { bulkRows, MAX_BULK_BYTES, MAX_BULK_ROWS, shortenBulk } from "./bulk.ts";
 import { Gate, PASSWORD_HEADER } from "./gate.ts";
 import { PASSWORD_FIELD } from "./password_form.ts";
 import { applyUtm, removeUtm } from "./utm.ts";
@@ -102,261 +89,60 @@ export interface Bindings {
 }
 
 /** The app, with its click counter (the bindings' `close` flushes it at shutdown). */
-export type LinkShortenerApp = ExperimentApp & { clicks: ClickCounter };
+export type LinkShortenerApp = LightApp & { clicks: ClickCounter };
 
-/** The security scheme of the routes that need the link's manage token. */
-const MANAGE_TOKEN_SCHEME = "manageToken";
+/**
+ * The body schemas (zod) and the bulk reader, loaded by the first request with a body: a
+ * redirect never evaluates them.
+ */
+const loadSchemas = onFirstUse(() => import("./schema.ts"));
+const loadBulk = onFirstUse(() => import("./bulk.ts"));
 
-/** The link of the examples in `/openapi.json`. */
-const EXAMPLE_LINK = {
-  code: "launch-2030",
-  url: "https://example.com/a/long/path",
-  createdAt: "2026-01-01T12:00:00.000Z",
-  expiresAt: "2030-01-01T00:00:00.000Z",
+/** The path parameter of the code routes (any string: a code that is not one is not found). */
+const CODE_PARAM: Param<string> = {
+  in: "path",
+  required: true,
+  description: "The short code",
+  example: "aZ3k9Qx",
+  code: "INVALID_INPUT",
+  message: "Missing code",
+  parse(raw) {
+    // The router gives a path parameter only when it has one; an MCP call may not.
+    if (typeof raw !== "string" || raw === "") throw new ApiError(this.code, this.message);
+    return raw;
+  },
 };
 
-/** Its statistics, in the examples (two days of the 30 shown). */
-const EXAMPLE_STATS = {
-  totalClicks: 3,
-  lastClickAt: "2026-01-02T10:00:00.000Z",
-  clicksByDay: [{ date: "2026-01-01", clicks: 1 }, { date: "2026-01-02", clicks: 2 }],
-  topReferrers: [{ host: "news.example.com", clicks: 2 }],
+/** The parameters of the code routes. */
+const CODE_PARAMS = { code: CODE_PARAM };
+
+/** The parameters of `GET /{code}/qr`. */
+const QR_PARAMS = {
+  ...CODE_PARAMS,
+  format: enumParam(["svg", "png"], {
+    description: "Image format (default svg)",
+    message: SHORTEN_MESSAGES.qrFormat,
+    default: "svg",
+  }),
+  size: decimalParam(64, 2048, {
+    description: "Width in pixels (default 256)",
+    message: SHORTEN_MESSAGES.qrSize,
+    default: 256,
+  }),
+  margin: decimalParam(0, 16, {
+    description: "Quiet zone in modules (default 4)",
+    message: SHORTEN_MESSAGES.qrMargin,
+    default: 4,
+  }),
+  ecc: enumParam(["L", "M", "Q", "H"], {
+    description: "Error-correction level (default M)",
+    message: SHORTEN_MESSAGES.qrEcc,
+    default: "M",
+  }),
 };
-
-const shortenRoute = createRoute({
-  method: "post",
-  operationId: "shortenLink",
-  path: "/shorten",
-  summary: "Shorten a URL",
-  description: "Stores `url` under a custom `code` or a random 7-character base62 one, and " +
-    "returns the link with its `manageToken` (shown once). Bodies over 8 KiB are refused (413).",
-  request: {
-    body: jsonBody(ShortenBody, {
-      url: "https://example.com/a/long/path",
-      code: "launch-2030",
-      expiresAt: "2030-01-01T00:00:00Z",
-    }),
-  },
-  responses: {
-    201: jsonContent(ShortenResult, "The link was created", {
-      ...EXAMPLE_LINK,
-      shortUrl: "https://sho.rt/launch-2030",
-      manageToken: "q2V0c2VjcmV0LXRva2VuLWV4YW1wbGUtMzItYnl0ZXMh",
-    }),
-    ...errorResponses(
-      "INVALID_INPUT",
-      "INVALID_URL",
-      [413, "INVALID_INPUT"],
-      [429, "INVALID_INPUT"],
-      "DATABASE_ERROR",
-    ),
-  },
-});
-
-const bulkRoute = createRoute({
-  method: "post",
-  operationId: "shortenLinksInBulk",
-  path: "/shorten/bulk",
-  summary: "Shorten up to 1,000 URLs at once",
-  description: "A JSON array of `POST /shorten` bodies (without `password`), or `text/csv` " +
-    "with a header row: `url`, and optionally `code` and `expiresAt`. 200 with `results`, " +
-    "one per input in order: the link (with its own `manageToken`) or that row's own " +
-    "`{error, code}`; one bad row never fails the others. Over 1,000 rows or 1 MiB: 413.",
-  request: {
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: z.array(ShortenBody).max(MAX_BULK_ROWS),
-          example: [
-            { url: "https://example.com/a/long/path" },
-            { url: "https://example.com/launch", code: "launch-2030" },
-            { url: "not a url" },
-          ],
-        },
-        "text/csv": { schema: { type: "string", example: "url,code\nhttps://example.com/,ex-1" } },
-      },
-    },
-  },
-  responses: {
-    200: jsonContent(BulkResultSchema, "One result per input, in order", {
-      results: [
-        {
-          ...EXAMPLE_LINK,
-          passwordProtected: false,
-          maxClicks: null,
-          utm: null,
-          shortUrl: "https://sho.rt/launch-2030",
-          manageToken: "q2V0c2VjcmV0LXRva2VuLWV4YW1wbGUtMzItYnl0ZXMh",
-        },
-        { error: "Code already in use", code: "INVALID_INPUT" },
-        { error: "Missing or invalid url in body", code: "INVALID_URL" },
-      ],
-    }),
-    ...errorResponses(
-      "INVALID_INPUT",
-      [413, "INVALID_INPUT"],
-      [429, "INVALID_INPUT"],
-      "DATABASE_ERROR",
-    ),
-  },
-});
-
-const redirectRoute = createRoute({
-  method: "get",
-  operationId: "resolveLink",
-  path: "/{code}",
-  summary: "Follow a short link",
-  description: "302 to the stored URL: looked up in the cache first, then in libSQL " +
-    "(which then fills the cache). Unknown codes are 404 `Link not found`, expired ones " +
-    "404 `Link expired`. Each GET counts as a click. A password-protected link shows a " +
-    "browser (`Accept: text/html`) a password form, and takes the password of an API client " +
-    "in `X-Link-Password` (401 without it or when wrong, 429 after repeated failures). A " +
-    "click-limited link answers 404 `Link expired` once its `maxClicks` redirects are used.",
-  request: { params: CodeParams },
-  responses: {
-    302: {
-      description: "Redirect to the stored URL",
-      headers: { Location: { description: "The stored URL", schema: { type: "string" } } },
-    },
-    200: {
-      description: "The password form of a password-protected link (browsers)",
-      content: { "text/html": { schema: { type: "string" } } },
-    },
-    ...errorResponses(
-      [401, "INVALID_INPUT"],
-      [429, "INVALID_INPUT"],
-      "NOT_FOUND",
-      "DATABASE_ERROR",
-    ),
-  },
-});
-
-const passwordRoute = createRoute({
-  method: "post",
-  operationId: "resolveProtectedLink",
-  path: "/{code}",
-  summary: "Open a password-protected link (the HTML form's submission)",
-  description: "Form body `password=…` (`application/x-www-form-urlencoded`, at most 2 KiB). " +
-    "The right password answers the 302; a wrong one the form again with a message (401), " +
-    "and after repeated failures 429 with `Retry-After`.",
-  request: { params: CodeParams },
-  responses: {
-    302: {
-      description: "Redirect to the stored URL",
-      headers: { Location: { description: "The stored URL", schema: { type: "string" } } },
-    },
-    200: {
-      description: "The password form",
-      content: { "text/html": { schema: { type: "string" } } },
-    },
-    ...errorResponses(
-      [401, "INVALID_INPUT"],
-      [429, "INVALID_INPUT"],
-      "NOT_FOUND",
-      "DATABASE_ERROR",
-    ),
-  },
-});
 
 /** Largest body of the password form's submission. */
 export const MAX_FORM_BYTES = 2 * 1024;
-
-const infoRoute = createRoute({
-  method: "get",
-  operationId: "getLinkInfo",
-  path: "/{code}/info",
-  summary: "Describe a short link, with its click statistics",
-  description: "Expired links are described too (`expired: true`): they keep their stats. " +
-    "A password-protected link needs `Authorization: Bearer <manageToken>` (else 401).",
-  request: { params: CodeParams },
-  responses: {
-    200: jsonContent(InfoResult, "The link record and its statistics", {
-      ...EXAMPLE_LINK,
-      expired: false,
-      ...EXAMPLE_STATS,
-    }),
-    ...errorResponses([401, "INVALID_INPUT"], "NOT_FOUND", "DATABASE_ERROR"),
-  },
-});
-
-const statsRoute = createRoute({
-  method: "get",
-  operationId: "getLinkStats",
-  path: "/{code}/stats",
-  summary: "Click statistics of a short link",
-  description: "A password-protected link needs `Authorization: Bearer <manageToken>`.",
-  request: { params: CodeParams },
-  responses: {
-    200: jsonContent(
-      StatsResult,
-      "Total, per day for 30 days, last click, top referrer hosts",
-      { code: EXAMPLE_LINK.code, ...EXAMPLE_STATS },
-    ),
-    ...errorResponses([401, "INVALID_INPUT"], "NOT_FOUND", "DATABASE_ERROR"),
-  },
-});
-
-const qrRoute = createRoute({
-  method: "get",
-  operationId: "getLinkQrCode",
-  path: "/{code}/qr",
-  summary: "QR code of the short URL",
-  request: { params: CodeParams, query: QrQuery },
-  responses: {
-    200: {
-      description: "The QR code image",
-      content: {
-        "image/svg+xml": { schema: { type: "string" } },
-        "image/png": { schema: { type: "string", format: "binary" } },
-      },
-    },
-    ...errorResponses("INVALID_INPUT", "NOT_FOUND", "DATABASE_ERROR"),
-  },
-});
-
-const patchRoute = createRoute({
-  method: "patch",
-  operationId: "updateLink",
-  path: "/{code}",
-  summary: "Change a link's target and/or expiry",
-  description: "Needs `Authorization: Bearer <manageToken>`. The cache entry is removed " +
-    "before the answer, so no later redirect serves the old target.",
-  security: [{ [MANAGE_TOKEN_SCHEME]: [] }],
-  request: {
-    params: CodeParams,
-    body: jsonBody(PatchBody, { url: "https://example.com/new/target" }),
-  },
-  responses: {
-    200: jsonContent(LinkSchema, "The changed link", {
-      ...EXAMPLE_LINK,
-      url: "https://example.com/new/target",
-    }),
-    ...errorResponses(
-      "INVALID_INPUT",
-      "INVALID_URL",
-      [401, "INVALID_INPUT"],
-      "NOT_FOUND",
-      [413, "INVALID_INPUT"],
-      "DATABASE_ERROR",
-      "STORAGE_ERROR",
-    ),
-  },
-});
-
-const deleteRoute = createRoute({
-  method: "delete",
-  operationId: "deleteLink",
-  path: "/{code}",
-  summary: "Delete a link and its statistics",
-  description: "Needs `Authorization: Bearer <manageToken>`. The code is free again afterwards.",
-  security: [{ [MANAGE_TOKEN_SCHEME]: [] }],
-  request: { params: CodeParams },
-  responses: {
-    204: { description: "Deleted" },
-    ...errorResponses([401, "INVALID_INPUT"], "NOT_FOUND", "DATABASE_ERROR", "STORAGE_ERROR"),
-  },
-});
 
 /** The limiter of `POST /shorten`: in Upstash when it is given, else in this process. */
 function limiterOf(limit: RateLimit | undefined, log: LogSink): Limiter | null {
@@ -429,10 +215,11 @@ export function createApp(
     tombstoneMs: 2 * bindings.DB.timeoutMs + 2_000,
   });
   // Hits of the in-process tier skip the router (see hot_path.ts) and are counted there.
-  const preRoute = hotRedirect(resolver.local, log, (code, method, referer) => {
-    if (method === "GET") clicks.record(code, referer);
+  const preRoute = hotRedirect(resolver.local, log, (code, method, referer, at) => {
+    if (method === "GET") clicks.record(code, referer, at);
   });
-  const app = createExperimentApp(ROOT, { ...options, log, preRoute });
+  // Its schemas (zod) load with the document or a body, not with the first redirect.
+  const app = createLightApp(ROOT, () => import("./operations.ts"), { ...options, log, preRoute });
   const gate = new Gate({
     db: bindings.DB,
     store,
@@ -476,11 +263,8 @@ export function createApp(
     await resolver.invalidate(code).catch(() => {});
   };
 
-  // The body is read by readJsonBody (8 KiB cap, counted as it streams; "Invalid JSON"
-  // whatever the Content-Type), so the route's own body validators (415 on a form content
-  // type) must not run: the full declaration goes to the OpenAPI registry, the handler is
-  // mounted without the body.
-  app.openAPIRegistry.registerPath(shortenRoute);
+  // Bodies are read by readJsonBody (8 KiB cap, counted as it streams; "Invalid JSON"
+  // whatever the Content-Type) and the route's schema.
   /** The per-client limit of link creation (a bulk request counts once). */
   const checkLimit = async (c: Context) => {
     if (!limiter) return;
@@ -495,10 +279,29 @@ export function createApp(
     }
   };
 
-  app.openAPIRegistry.registerPath(bulkRoute);
-  app.openapi({ ...bulkRoute, request: {}, hide: true }, async (c) => {
+  const route = <P extends Record<string, Param<unknown>>>(
+    method: "get" | "post" | "patch" | "delete",
+    path: string,
+    operationId: string,
+    params?: P,
+  ) => ({ method, path, operationId, params });
+
+  addRoute(app, route("post", "/shorten", "shortenLink"), async (c) => {
     const origin = requestOrigin(c.req.raw);
     await checkLimit(c);
+    const input = await readJsonBody(c, (await loadSchemas()).ShortenBody, MAX_BODY_BYTES);
+    const base = baseOf(origin);
+    if (pointsAtSelf(input.url, [origin, base])) {
+      throw new ApiError("INVALID_URL", SHORTEN_MESSAGES.selfLink);
+    }
+    const { link, manageToken } = await shorten(store, input);
+    return c.json({ ...link, shortUrl: `${base}/${link.code}`, manageToken }, 201);
+  });
+
+  addRoute(app, route("post", "/shorten/bulk", "shortenLinksInBulk"), async (c) => {
+    const origin = requestOrigin(c.req.raw);
+    await checkLimit(c);
+    const { bulkRows, MAX_BULK_BYTES, shortenBulk } = await loadBulk();
     const body = await readBodyLimited(c.req.raw, MAX_BULK_BYTES);
     const rows = bulkRows(body, c.req.header("content-type"));
     const base = baseOf(origin);
@@ -509,20 +312,7 @@ export function createApp(
     return c.json({ results }, 200);
   });
 
-  app.openapi({ ...shortenRoute, request: {}, hide: true }, async (c) => {
-    const origin = requestOrigin(c.req.raw);
-    await checkLimit(c);
-    const input = await readJsonBody(c, ShortenBody, MAX_BODY_BYTES);
-    const base = baseOf(origin);
-    if (pointsAtSelf(input.url, [origin, base])) {
-      throw new ApiError("INVALID_URL", SHORTEN_MESSAGES.selfLink);
-    }
-    const { link, manageToken } = await shorten(store, input);
-    return c.json({ ...link, shortUrl: `${base}/${link.code}`, manageToken }, 201);
-  });
-
-  app.openapi(redirectRoute, async (c) => {
-    const { code } = c.req.valid("param");
+  addRoute(app, route("get", "/{code}", "resolveLink", CODE_PARAMS), async (c, { code }) => {
     const found = isCodeShaped(code) ? await resolver.resolve(code) : null;
     if (found === null) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
     if (found.expired) throw new ApiError("NOT_FOUND", LINK_EXPIRED);
@@ -548,8 +338,8 @@ export function createApp(
     return found;
   };
 
-  app.openapi(infoRoute, async (c) => {
-    const { link, options } = await findAny(c, c.req.valid("param").code);
+  addRoute(app, route("get", "/{code}/info", "getLinkInfo", CODE_PARAMS), async (c, { code }) => {
+    const { link, options } = await findAny(c, code);
     const stats = await clicks.stats(store, link.code);
     return c.json({
       ...link,
@@ -564,35 +354,28 @@ export function createApp(
     }, 200);
   });
 
-  app.openapi(statsRoute, async (c) => {
-    const { link } = await findAny(c, c.req.valid("param").code);
+  addRoute(app, route("get", "/{code}/stats", "getLinkStats", CODE_PARAMS), async (c, { code }) => {
+    const { link } = await findAny(c, code);
     return c.json({ code: link.code, ...await clicks.stats(store, link.code) }, 200);
   });
 
-  app.openapi(qrRoute, async (c) => {
+  addRoute(app, route("get", "/{code}/qr", "getLinkQrCode", QR_PARAMS), async (c, params) => {
     const base = baseOf(requestOrigin(c.req.raw));
-    const { code } = c.req.valid("param");
+    const { code, ...qr } = params;
     const link = isCodeShaped(code) ? await store.findByCode(code) : null;
     if (link === null) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
     if (isExpired(link)) throw new ApiError("NOT_FOUND", LINK_EXPIRED);
-    const image = await renderQr(`${base}/${link.code}`, c.req.valid("query"));
+    const image = await renderQr(`${base}/${link.code}`, qr);
     return c.body(image.body as string, 200, {
       "content-type": image.contentType,
       "cache-control": "public, max-age=86400",
     });
   });
 
-  app.openAPIRegistry.registerComponent("securitySchemes", MANAGE_TOKEN_SCHEME, {
-    type: "http",
-    scheme: "bearer",
-    description: "The link's `manageToken`, returned once by `POST /shorten`",
-  });
-  app.openAPIRegistry.registerPath(patchRoute);
-  app.openapi({ ...patchRoute, request: { params: CodeParams }, hide: true }, async (c) => {
-    const { code } = c.req.valid("param");
+  addRoute(app, route("patch", "/{code}", "updateLink", CODE_PARAMS), async (c, { code }) => {
     const origin = requestOrigin(c.req.raw);
     const { link, manageHash, options } = await authorized(c, code);
-    const input = await readJsonBody(c, PatchBody, MAX_BODY_BYTES);
+    const input = await readJsonBody(c, (await loadSchemas()).PatchBody, MAX_BODY_BYTES);
     if (input.url !== undefined && pointsAtSelf(input.url, [origin, baseOf(origin)])) {
       throw new ApiError("INVALID_URL", SHORTEN_MESSAGES.selfLink);
     }
@@ -614,8 +397,7 @@ export function createApp(
     }, 200);
   });
 
-  app.openapi(deleteRoute, async (c) => {
-    const { code } = c.req.valid("param");
+  addRoute(app, route("delete", "/{code}", "deleteLink", CODE_PARAMS), async (c, { code }) => {
     const { manageHash } = await authorized(c, code);
     await invalidateFirst(code);
     const removed = await store.remove(code, manageHash);
@@ -629,9 +411,8 @@ export function createApp(
   addMcp(app, ROOT, MCP_TOOLS);
 
   // After the MCP endpoint: its `POST /mcp` is not a code.
-  app.openAPIRegistry.registerPath(passwordRoute);
-  app.openapi({ ...passwordRoute, request: { params: CodeParams }, hide: true }, async (c) => {
-    const { code } = c.req.valid("param");
+  const passwordForm = route("post", "/{code}", "resolveProtectedLink", CODE_PARAMS);
+  addRoute(app, passwordForm, async (c, { code }) => {
     if (!isCodeShaped(code)) throw new ApiError("NOT_FOUND", LINK_NOT_FOUND);
     const body = new TextDecoder().decode(await readBodyLimited(c.req.raw, MAX_FORM_BYTES));
     const password = new URLSearchParams(body).get(PASSWORD_FIELD) ||

@@ -108,6 +108,12 @@ export class ClickCounter {
   readonly #flushMs: number;
   readonly #autoFlush: boolean;
   #pending = new Map<string, Pending>();
+  /**
+   * The code recorded last and its counts: a run of clicks on one link (the usual burst) skips
+   * hashing the code for the `Map` (the code is a new string on every request).
+   */
+  #lastCode: string | undefined;
+  #lastPending: Pending | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #flushing: Promise<void> | undefined;
 
@@ -126,12 +132,14 @@ export class ClickCounter {
 
   /** Counts one click on `code` at `at` (ms) from a page on `referer` (a header value). */
   record(code: string, referer: string | null, at: number = Date.now()): void {
-    let p = this.#pending.get(code);
+    let p = code === this.#lastCode ? this.#lastPending : this.#pending.get(code);
     if (p === undefined) {
       if (this.#autoFlush && this.#timer === undefined) this.start();
       p = { total: 0, last: 0, days: new Map(), hosts: new Map() };
       this.#pending.set(code, p);
     }
+    this.#lastCode = code;
+    this.#lastPending = p;
     p.total++;
     if (at > p.last) p.last = at;
     const day = utcDay(at);
@@ -148,6 +156,7 @@ export class ClickCounter {
   /** Drops the unflushed clicks of `code` (its link was deleted). */
   forget(code: string): void {
     this.#pending.delete(code);
+    this.#lastCode = undefined;
   }
 
   /** Flushes every `flushMs` until {@link stop}; the timer never keeps the process alive. */
@@ -188,6 +197,7 @@ export class ClickCounter {
   async #flushAll(): Promise<void> {
     const taken = this.#pending;
     this.#pending = new Map();
+    this.#lastCode = undefined;
     const entries = [...taken];
     let failure: unknown;
     for (let i = 0; i < entries.length; i += LINKS_PER_BATCH) {

@@ -3,28 +3,8 @@ import { z } from "@hono/zod-openapi";
 import { MESSAGES, urlInput } from "../../shared/contract/validation.ts";
 import { CODE_PATTERN, isReservedCode } from "./codes.ts";
 import { MAX_PASSWORD_LENGTH } from "./password.ts";
-import { UtmInput } from "./utm.ts";
-
-/** Messages of the body rules beyond the contract's own. */
-export const SHORTEN_MESSAGES = {
-  notObject: "Body must be a JSON object",
-  code: "code must be 3 to 64 characters of A-Z, a-z, 0-9, _ or -",
-  reserved: "code is reserved",
-  taken: "Code already in use",
-  expiresAt: "expiresAt must be an ISO 8601 date or date-time with a time zone",
-  expiresPast: "expiresAt must be in the future",
-  selfLink: "url must not point at this link shortener",
-  nothingToChange: "Give url, expiresAt and/or utm to change",
-  password: `password must be a string of 1 to ${MAX_PASSWORD_LENGTH} characters`,
-  maxClicks: "maxClicks must be an integer from 1 to 1000000000",
-  qrFormat: "format must be svg or png",
-  qrSize: "size must be an integer from 64 to 2048",
-  qrMargin: "margin must be an integer from 0 to 16",
-  qrEcc: "ecc must be L, M, Q or H",
-} as const;
-
-/** Largest accepted body of `POST /shorten` (bytes). */
-export const MAX_BODY_BYTES = 8 * 1024;
+import { MAX_UTM_VALUE, UTM_FIELDS, UTM_MESSAGE, type UtmField } from "./utm.ts";
+import { SHORTEN_MESSAGES } from "./messages.ts";
 
 // A date, or a date-time with seconds optional and a zone (a zone-less time is ambiguous).
 const ISO_INSTANT =
@@ -71,6 +51,23 @@ const MaxClicksInput = z.number({ error: SHORTEN_MESSAGES.maxClicks })
   .int({ error: SHORTEN_MESSAGES.maxClicks })
   .min(1, { error: SHORTEN_MESSAGES.maxClicks })
   .max(MAX_CLICKS_LIMIT, { error: SHORTEN_MESSAGES.maxClicks });
+
+const UtmValue = z.string({ error: UTM_MESSAGE }).min(1, { error: UTM_MESSAGE })
+  .max(MAX_UTM_VALUE, { error: UTM_MESSAGE });
+
+/** The `utm` body field (unknown keys refused, so a typo is not silently dropped). */
+export const UtmInput = z.strictObject(
+  Object.fromEntries(UTM_FIELDS.map((f) => [f, UtmValue.optional()])) as Record<
+    UtmField,
+    z.ZodOptional<typeof UtmValue>
+  >,
+  { error: UTM_MESSAGE },
+).refine((utm) => UTM_FIELDS.some((f) => utm[f] !== undefined), { error: UTM_MESSAGE })
+  .openapi({
+    description: "UTM parameters set on the target's query (utm_source, …); other query " +
+      "parameters are kept",
+    example: { source: "newsletter", medium: "email", campaign: "spring launch" },
+  });
 
 /** The body of `POST /shorten`. */
 export const ShortenBody = z.object({

@@ -3,7 +3,7 @@ import { ApiError } from "../../shared/contract/errors.ts";
 import { randomCode } from "./codes.ts";
 import type { LinkRecord } from "./link.ts";
 import { hashManageToken, newManageToken } from "./manage_token.ts";
-import { SHORTEN_MESSAGES } from "./schema.ts";
+import { SHORTEN_MESSAGES } from "./messages.ts";
 import type { LinkStore } from "./store.ts";
 import { hashPassword } from "./password.ts";
 import { applyUtm, type Utm } from "./utm.ts";

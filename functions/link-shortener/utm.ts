@@ -4,7 +4,6 @@
  * order); a UTM parameter the target already has takes the link's value. Values are encoded by
  * `URLSearchParams`.
  */
-import { z } from "@hono/zod-openapi";
 
 /** The UTM fields and the query parameter each one sets. */
 export const UTM_FIELDS = ["source", "medium", "campaign", "term", "content"] as const;
@@ -22,23 +21,6 @@ export const MAX_UTM_VALUE = 200;
 export const UTM_MESSAGE = `utm must be an object with at least one of ${
   UTM_FIELDS.join(", ")
 }, each a string of 1 to ${MAX_UTM_VALUE} characters`;
-
-const UtmValue = z.string({ error: UTM_MESSAGE }).min(1, { error: UTM_MESSAGE })
-  .max(MAX_UTM_VALUE, { error: UTM_MESSAGE });
-
-/** The `utm` body field (unknown keys refused, so a typo is not silently dropped). */
-export const UtmInput = z.strictObject(
-  Object.fromEntries(UTM_FIELDS.map((f) => [f, UtmValue.optional()])) as Record<
-    UtmField,
-    z.ZodOptional<typeof UtmValue>
-  >,
-  { error: UTM_MESSAGE },
-).refine((utm) => UTM_FIELDS.some((f) => utm[f] !== undefined), { error: UTM_MESSAGE })
-  .openapi({
-    description: "UTM parameters set on the target's query (utm_source, …); other query " +
-      "parameters are kept",
-    example: { source: "newsletter", medium: "email", campaign: "spring launch" },
-  });
 
 /** The name of a raw `name=value` pair of a query, decoded (null when it does not decode). */
 function pairName(pair: string): string | null {

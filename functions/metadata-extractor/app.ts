@@ -1,18 +1,16 @@
 /** The metadata-extractor experiment's app: `GET /metadata?url=` describes a page for a link preview. */
-import { createRoute } from "@hono/zod-openapi";
 import {
-  createExperimentApp,
-  type ExperimentApp,
+  addRoute,
+  createLightApp,
   type ExperimentOptions,
-} from "../../shared/contract/app.ts";
+  type LightApp,
+} from "../../shared/contract/light_app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { Admission, admitted } from "../../shared/contract/admission.ts";
 import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
-import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
+import { URL_QUERY } from "../../shared/contract/params.ts";
 import { type FetchPolicy, safeFetch } from "../../shared/net/safe_fetch.ts";
-import { UrlQuery } from "../../shared/contract/validation.ts";
-import { type MetadataResult, MetadataResultSchema } from "./schema.ts";
-import { METADATA_EXAMPLE } from "./openapi_example.ts";
+import type { MetadataResult } from "./schema.ts";
 import { ROOT } from "./root.ts";
 
 /**
@@ -30,23 +28,12 @@ export interface Bindings {
   fetchPolicy: FetchPolicy;
   /** Page requests at once and waiting (default: DEFAULT_PAGE_ADMISSION). */
   admission?: Admission;
+  /**
+   * Milliseconds a page's parse and reading may take (`ANALYSIS_BUDGET_MS`, default 10,000);
+   * past it, 502 PARSE_ERROR naming the bound.
+   */
+  analysisBudgetMs?: number;
 }
-
-const metadataRoute = createRoute({
-  method: "get",
-  operationId: "extractMetadata",
-  path: "/metadata",
-  summary: "Extract link-preview metadata from a web page",
-  description: "Fetches the page and returns its normalised metadata (each field from the first " +
-    "source of its fallback order), every Open Graph, Twitter and JSON-LD value, icons, feeds, " +
-    "oEmbed and hreflang alternates. Every URL is absolute. An upstream error page is still " +
-    "described (`status` says so); an image URL is described as an image.",
-  request: { query: UrlQuery },
-  responses: {
-    200: jsonContent(MetadataResultSchema, "The page's metadata", METADATA_EXAMPLE),
-    ...errorResponses("INVALID_URL", "FETCH_ERROR", "PARSE_ERROR"),
-  },
-});
 
 /** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
 export const MCP_TOOLS: McpTool[] = [
@@ -64,11 +51,17 @@ export const MCP_TOOLS: McpTool[] = [
 ];
 
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
-export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
-  const app = createExperimentApp(ROOT, options);
+export function createApp(bindings: Bindings, options: ExperimentOptions = {}): LightApp {
+  // Its response schemas (zod) load with the document, not with the first /metadata.
+  const app = createLightApp(ROOT, () => import("./operations.ts"), options);
   const pages = bindings.admission ?? new Admission();
-  app.openapi(metadataRoute, async (c) => {
-    const { url } = c.req.valid("query");
+  const route = {
+    method: "get",
+    path: "/metadata",
+    operationId: "extractMetadata",
+    params: URL_QUERY,
+  } as const;
+  addRoute(app, route, async (c, { url }) => {
     return await admitted(c, pages, "FETCH_ERROR", async () => {
       const page = await safeFetch(url, bindings.fetchPolicy);
       const fetchedAt = new Date().toISOString();
@@ -79,7 +72,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
         status: page.status,
         contentType: page.contentType,
         fetchedAt,
-        ...await describeResponse(page),
+        ...await describeResponse(page, bindings.analysisBudgetMs),
       };
       return c.json(result, 200);
     });

@@ -8,6 +8,47 @@
  */
 import * as chrono from "chrono-node";
 
+/**
+ * chrono's English parsers that can only read what is dropped below anyway (a relative phrase,
+ * "today", a month with no day, "within 3 days"): left out, because a fresh instance compiles
+ * every parser's patterns on its first parse, and these were most of it (the first parse of a
+ * short text took 170-330 ms with all of them, 40-115 ms without, on a loaded machine,
+ * 2026-11-26). Over 2,481 date-like texts of the 258 htmlparser-benchmark pages and the test
+ * fixtures, the dates kept are the same; what differs is a date moved by a relative phrase
+ * ("3 days after June 7, 2013"), read now as the date it names.
+ */
+export const UNUSED_PARSERS = [
+  "ENTimeUnitWithinFormatParser",
+  "ENTimeUnitAgoFormatParser",
+  "ENTimeUnitLaterFormatParser",
+  "ENCasualDateParser",
+  "ENEndOfCurrentMonthParser",
+  "ENRelativeDateFormatParser",
+  "ENTimeUnitCasualRelativeFormatParser",
+  "ENSlashMonthFormatParser",
+  "ENYearMonthNameParser",
+];
+
+/**
+ * chrono's casual English configuration without UNUSED_PARSERS (told by class name, which the
+ * build keeps: `--keep-names`); the whole casual parser if any of them is not found (a renamed
+ * class in another chrono version), so that a date is never lost for speed.
+ */
+export function datesParser(): chrono.Chrono {
+  const config = chrono.en.configuration.createCasualConfiguration(false);
+  const parsers = config.parsers.filter((p) => !UNUSED_PARSERS.includes(p.constructor.name));
+  if (parsers.length !== config.parsers.length - UNUSED_PARSERS.length) return chrono.casual;
+  return new chrono.Chrono({ ...config, parsers });
+}
+
+/** The parser of the dates chrono reads (made on first use). */
+let dates: chrono.Chrono | undefined;
+
+/** Parses `text` as chrono does, with the parser above. */
+function parseDates(text: string): chrono.ParsedResult[] {
+  return (dates ??= datesParser()).parse(text, { instant: new Date(), ...UTC });
+}
+
 /** Reads dates without a timezone as UTC. */
 const UTC = { timezone: 0 };
 /** An ISO 8601 date, with or without a time. */
@@ -41,7 +82,7 @@ export function toIsoDate(raw: string | number | null | undefined): string | nul
   if (!/\d/.test(value) || value.length > MAX_TEXT) return null;
   for (const line of value.split("\n")) {
     if (!MAYBE_MONTH.test(line)) continue;
-    const found = chrono.parse(line, { instant: new Date(), ...UTC });
+    const found = parseDates(line);
     for (const r of found) {
       // A date without a year ("July 17") is not made this year's, as chrono would.
       if (!["day", "month", "year"].every((c) => r.start.isCertain(c as "day"))) continue;
@@ -66,7 +107,7 @@ function checked(d: Date): string | null {
 /** Where the first whole date in `text` starts (a byline's "Jane Doe, July 18, 2013"); null if none. */
 export function dateStart(text: string): number | null {
   if (!/\d/.test(text) || text.length > MAX_TEXT || !MAYBE_MONTH.test(text)) return null;
-  for (const r of chrono.parse(text, { instant: new Date(), ...UTC })) {
+  for (const r of parseDates(text)) {
     if (
       ["day", "month", "year"].every((c) => r.start.isCertain(c as "day")) && MONTH.test(r.text)
     ) {

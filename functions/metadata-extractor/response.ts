@@ -10,13 +10,19 @@ import { imageSize } from "./image_size.ts";
 import { sniffKind } from "../../shared/net/sniff.ts";
 import type { PageMetadata } from "./schema.ts";
 
-/** The metadata of any response; throws PARSE_ERROR for what cannot be described. */
-export async function describeResponse(page: FetchResult): Promise<PageMetadata> {
+/**
+ * The metadata of any response; throws PARSE_ERROR for what cannot be described. `budgetMs`
+ * bounds an HTML page's parse and reading (see `extractMetadata`).
+ */
+export async function describeResponse(
+  page: FetchResult,
+  budgetMs?: number,
+): Promise<PageMetadata> {
   const kind = sniffKind(page.contentType, page.body, page.charset);
   switch (kind) {
     case "html":
       try {
-        return await extractMetadata(page.text, page.finalUrl);
+        return await extractMetadata(page.text, page.finalUrl, budgetMs);
       } catch (err) {
         if (isApiError(err)) throw err; // a parse limit's PARSE_ERROR, with its own message
         // htmlparser2 never throws on markup; this guards the extractor's own assumptions.

@@ -12,7 +12,7 @@
  * The MCP SDK is loaded by the first `POST /mcp` (mcp_server.ts), so `GET /` and a cold
  * start do not pay for it.
  */
-import type { ExperimentApp, RootInfo } from "./app.ts";
+import type { LightApp, RootInfo } from "./light_app.ts";
 import { readBodyLimited } from "./body_limit.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 import { onFirstUse } from "./lazy.ts";
@@ -45,7 +45,7 @@ export interface McpOptions {
 
 /** What the MCP server serves: the app, its root document and its tools. */
 export interface McpEndpoint {
-  app: ExperimentApp;
+  app: LightApp;
   info: RootInfo;
   tools: readonly McpTool[];
 }
@@ -54,7 +54,7 @@ const loadServer = onFirstUse(() => import("./mcp_server.ts"));
 
 /** Adds `POST /mcp` (and the 405 of `GET`/`DELETE /mcp`) to an app, after its routes. */
 export function addMcp(
-  app: ExperimentApp,
+  app: LightApp,
   info: RootInfo,
   tools: readonly McpTool[],
   options: McpOptions = {},

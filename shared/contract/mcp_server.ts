@@ -19,7 +19,7 @@ import {
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type ExperimentApp, type OpenApiDocument, openapiDocument } from "./app.ts";
+import { type LightApp, type OpenApiDocument, openapiDocument } from "./light_app.ts";
 import type { McpEndpoint, McpTool } from "./mcp.ts";
 import { REQUEST_ID_HEADER } from "./middleware.ts";
 
@@ -58,10 +58,10 @@ let validator: AjvJsonSchemaValidator | undefined;
 const routesOf = new WeakMap<object, Map<string, ToolRoute>>();
 
 /** The tools of an endpoint, built from the app's OpenAPI document once and kept. */
-export function toolRoutes(endpoint: McpEndpoint): Map<string, ToolRoute> {
+export async function toolRoutes(endpoint: McpEndpoint): Promise<Map<string, ToolRoute>> {
   let routes = routesOf.get(endpoint);
   if (!routes) {
-    const doc = openapiDocument(endpoint.app);
+    const doc = await openapiDocument(endpoint.app);
     routes = new Map(endpoint.tools.map((tool) => [tool.name, toolRoute(doc, tool)]));
     routesOf.set(endpoint, routes);
   }
@@ -83,7 +83,7 @@ export async function handleMcp(
   body: Uint8Array,
   caller: Caller,
 ): Promise<Response> {
-  const routes = toolRoutes(endpoint);
+  const routes = await toolRoutes(endpoint);
   const { info, app } = endpoint;
   const server = new Server(
     { name: info.name, version: "1.0.0" },
@@ -120,7 +120,7 @@ export async function handleMcp(
 
 /** Calls the tool's route on the app, in process, as a client would over HTTP. */
 async function callTool(
-  app: ExperimentApp,
+  app: LightApp,
   route: ToolRoute,
   args: Record<string, unknown>,
   base: string,

@@ -1,6 +1,6 @@
 /** The middleware every experiment runs: request id + one JSON log line, JSON charset, CORS. */
 import type { Context, MiddlewareHandler } from "hono";
-import { logEvent, type LogSink, stderrSink, withRequestLog } from "./log.ts";
+import { logEvent, type LogSink, requestLine, stderrSink, withRequestLog } from "./log.ts";
 
 /** The request id header every response carries. */
 export const REQUEST_ID_HEADER = "X-Request-Id";
@@ -56,7 +56,11 @@ export function requestLog(sink: LogSink = stderrSink, tracked = true): Middlewa
     c.set("requestId", id);
     await (tracked ? withRequestLog(id, sink, next) : next());
     setHeader(c, REQUEST_ID_HEADER, id);
-    const code = c.get("errorCode") ?? null;
+    const code = c.get("errorCode");
+    if (code === undefined) {
+      sink(requestLine(id, c.req.method, c.req.path, c.res.status, elapsedMs(started)));
+      return;
+    }
     logEvent({
       requestId: id,
       method: c.req.method,
@@ -64,7 +68,7 @@ export function requestLog(sink: LogSink = stderrSink, tracked = true): Middlewa
       status: c.res.status,
       durationMs: elapsedMs(started),
       code,
-      ...(code ? { error: c.get("errorMessage") } : {}),
+      error: c.get("errorMessage"),
     }, sink);
   };
 }

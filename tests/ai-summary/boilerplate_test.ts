@@ -94,3 +94,51 @@ Deno.test("isDateLine: a date with hardly a word besides; a sentence with a date
     ]
   ) assert.ok(!isDateLine(line), line);
 });
+
+Deno.test("removeBoilerplate: pointers elsewhere, contact lines, section labels and counts go", async () => {
+  const out = await clean(
+    `<p>By</p><p>1,577 shares</p><p>STORY HIGHLIGHTS</p><ul><li>Four million pounds</li>` +
+      `<li>Work starts in spring</li></ul>` + story +
+      `<p>(<b>MORE:</b> <a href="/m">Gull steals chips</a>)</p>` +
+      `<p>[ Storms are changing the coast. <a href="/r">Read Five Harbours At Risk</a>. ]</p>` +
+      `<p><a href="/t">Want More Harbour News? Click Here!</a></p>` +
+      `<p>See more by <a href="/a">Ann Lee</a> on Harbour News.</p>` +
+      `<p>Via <a href="/c">the council</a></p>` +
+      `<p>Write to Ann Lee at ann.lee@harbour.example</p>` +
+      `<h3>Related posts</h3><div><p><a href="/g">Gull steals chips</a></p></div>`,
+  );
+  assert.equal(out, STORY.join("\n"));
+});
+
+Deno.test("removeBoilerplate: the same words inside the story stay", async () => {
+  const lines = [
+    "Read more than a hundred letters, the council said, and most asked for the wall.",
+    "(The council met in the old town hall, which the storm also damaged.)",
+    "Residents can write to the council at harbour@council.example before Friday, and the engineer will answer each letter in the weekly bulletin, the council said.",
+    "Via the east basin, boats can still reach the ferry slip.",
+  ];
+  const out = await clean(story + lines.map((l) => `<p>${l}</p>`).join(""));
+  assert.equal(out, [...STORY, ...lines].join("\n"));
+});
+
+Deno.test("removeBoilerplate: blocks named as a header, summary, dek or highlights go", async () => {
+  const out = await clean(
+    `<div class="article_header"><h2>Wall to be rebuilt</h2></div>` +
+      `<p class="summary">Summary: The council will rebuild the wall.</p>` +
+      `<ul class="storyHighlights"><li>Four million pounds</li></ul>` + story,
+  );
+  assert.equal(out, STORY.join("\n"));
+});
+
+Deno.test("removeBoilerplate: a slideshow whose named slides hold most of the text keeps them", async () => {
+  // Each slide holds under a quarter of the text, so each alone reads as a named box.
+  const texts = [...STORY, STORY[0], STORY[1]];
+  const slides = texts.map((p, i) =>
+    `<div class="slideshow-slide"><img src="${i}.jpg"><h3>Slide ${i + 1}</h3><p>${p}</p></div>`
+  ).join("");
+  const out = await clean(`<p>The new wall in pictures.</p>${slides}`);
+  assert.equal(
+    out,
+    ["The new wall in pictures.", ...texts.flatMap((p, i) => [`Slide ${i + 1}`, p])].join("\n"),
+  );
+});

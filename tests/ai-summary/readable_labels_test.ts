@@ -9,7 +9,13 @@ import { shingleScore } from "../../bench/extraction_score.ts";
 import { readPage } from "../../functions/ai-summary/readable.ts";
 
 const LABELS = new URL("../fixtures/reader_labels/", import.meta.url);
-const PAGES = ["bbe6bcd413682c74", "22c4be85802e9602", "952fa459dd93f830", "1e62a223bca12add"];
+const PAGES = [
+  "bbe6bcd413682c74",
+  "22c4be85802e9602",
+  "952fa459dd93f830",
+  "1e62a223bca12add",
+  "dd1dcc6ce0d44098",
+];
 
 for (const name of PAGES) {
   Deno.test(`reader on a labelled page (${name}): 4-gram F1 >= 0.97, recall >= 0.97`, async () => {

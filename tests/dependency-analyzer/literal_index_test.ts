@@ -24,7 +24,7 @@ Deno.test("finds every literal that occurs, overlapping and nested ones too", ()
   assert.deepEqual([...index.find("").keys()], []);
 });
 
-Deno.test("matches the brute-force answer on random texts, with full rows or only shallow ones", () => {
+Deno.test("matches the brute-force answer on random texts", () => {
   const alphabet = "ab.-/AB";
   let seed = 7;
   const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
@@ -41,15 +41,9 @@ Deno.test("matches the brute-force answer on random texts, with full rows or onl
     });
     return new Map([...found].sort((a, b) => a[0] - b[0]));
   };
-  const dense = new LiteralIndex(literals);
-  for (const depth of [0, 1, 2, 4]) {
-    const index = new LiteralIndex(literals, depth);
-    assert.ok(index.tableBytes < dense.tableBytes, `depth ${depth}: smaller tables`);
-    for (const text of texts) {
-      const found = index.find(text);
-      assert.deepEqual(new Map([...found].sort((a, b) => a[0] - b[0])), expected(text), text);
-      // The same ids in the same order as with full rows: callers derive evidence order from it.
-      assert.deepEqual([...found], [...dense.find(text)], text);
-    }
+  const index = new LiteralIndex(literals);
+  for (const text of texts) {
+    const found = index.find(text);
+    assert.deepEqual(new Map([...found].sort((a, b) => a[0] - b[0])), expected(text), text);
   }
 });

@@ -64,10 +64,10 @@ Deno.test("selector rules see the parsed page, not the text", () => {
   });
 });
 
-Deno.test("every example, fed through the engine alone, yields its library", () => {
+Deno.test("every example, fed through the engine alone, yields its library", async () => {
   for (const rule of RULES) {
     const { input, name, version } = rule.example;
-    const found = detectLibraries({
+    const found = await detectLibraries({
       urls: rule.on === "url" ? [input] : [],
       generators: rule.on === "generator" ? [input] : [],
       doc: rule.on === "selector" ? parseHtml(input) : undefined,

@@ -86,6 +86,29 @@ Deno.test("a long page is matched near its literals, far occurrences included", 
   assert.equal(found[0].evidence[0].value, '<div id="a" data-tracker-id');
 });
 
+Deno.test("a negated class is no anchor: such a pattern runs near its literal, an anchored one on all", async () => {
+  const rules = compileTechRules({
+    "Near": { cats: [2], html: "<link[^>]+nearlib" },
+    "Whole": { cats: [2], html: "^<!doctype html>[^<]*<html[^>]+wholelib" },
+  }, CATEGORIES);
+  // What each pattern's regex is given (a spy around the real one).
+  const seen = new Map<string, number[]>();
+  for (const p of rules.text.html.indexed) {
+    const regex = p.regex;
+    const exec = regex.exec.bind(regex);
+    regex.exec = (text: string) => {
+      seen.set(p.source, [...seen.get(p.source) ?? [], text.length]);
+      return exec(text);
+    };
+  }
+  const filler = "<p>filler text</p>".repeat(20_000);
+  const html = `<!doctype html><html class="wholelib">${filler}<link href="nearlib.css">${filler}`;
+  const found = await detectTechnologies(rules, pageSignals({ html }));
+  assert.deepEqual(found.map((t) => t.name).sort(), ["Near", "Whole"]);
+  assert.ok(seen.get("<link[^>]+nearlib")!.every((n) => n < 4096), "a window around the literal");
+  assert.deepEqual(seen.get("^<!doctype html>[^<]*<html[^>]+wholelib"), [html.length]);
+});
+
 /** The whole rule set's detection time of `html` (its best of a few runs, warm). */
 async function detectionMs(html: string): Promise<number> {
   const { loadTechRules } = await import("../../functions/dependency-analyzer/tech_rules.ts");

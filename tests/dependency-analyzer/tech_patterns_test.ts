@@ -3,8 +3,10 @@ import assert from "node:assert/strict";
 import {
   boundQuantifiers,
   compilePattern,
+  hasAnchor,
   LinearRegex,
   requiredLiterals,
+  requiredTexts,
   resolveVersion,
   REWRITES,
 } from "../../functions/dependency-analyzer/tech_patterns.ts";
@@ -103,4 +105,24 @@ Deno.test("rewritten look-ahead patterns detect what the originals did, on the l
     }
     assert.ok(matched > 0, `${source} matched none of the examples`);
   }
+});
+
+Deno.test("anchors: ^ and $ outside classes, not a class's own ^ nor an escaped one", () => {
+  for (const anchored of ["^foo", "foo$", "(?:^|/)foo", "[^>]+foo$", "[\\]]^x", "[^]^x"]) {
+    assert.ok(hasAnchor(anchored), anchored);
+  }
+  for (const free of ["<link[^>]+foo", "a\\^b", "a\\$", "[$^]x", "[\\]^]x", "[^^$]"]) {
+    assert.ok(!hasAnchor(free), free);
+  }
+});
+
+Deno.test("required texts: two characters count, one spelling each, per alternative", () => {
+  // `.js` alone is in every script URL; `p5` and `dc` rule most of them out before re2js runs.
+  assert.deepEqual(
+    requiredTexts("(?:((?:\\d+\\.)+\\d+)\\/(?:addons\\/)?)?p5(?:\\.sound)?(?:\\.min)?\\.js"),
+    [["p5", ".js"]],
+  );
+  assert.deepEqual(requiredTexts("(?:/|-)dc(?:\\.leaflet)?\\.js|Dc-x"), [["dc", ".js"], ["dc-x"]]);
+  assert.equal(requiredTexts("p5?\\.js|[ab]"), null, "an alternative without any");
+  assert.equal(requiredTexts("wss?://x"), null, "a run of two spellings is not one text");
 });

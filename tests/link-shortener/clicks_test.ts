@@ -185,3 +185,25 @@ Deno.test("clicks of a deleted link leave nothing behind for a new link with its
   await fx.app.clicks.flush();
   assert.equal((await (await fx.get("/reborn/stats")).json()).totalClicks, 0);
 });
+
+Deno.test("ClickCounter: runs of one link across flushes and a forget lose and double nothing", async () => {
+  await using fx = await linkApp();
+  const { code } = await create(fx, { url: "https://example.com/burst" });
+  const other = (await create(fx, { url: "https://example.com/other" })).code;
+  const clicks = new ClickCounter(fx.db);
+  for (let i = 0; i < 3; i++) clicks.record(code, null);
+  await clicks.flush();
+  for (let i = 0; i < 2; i++) clicks.record(code, null); // the same code right after a flush
+  assert.equal(clicks.pendingLinks, 1, "counted in the new batch");
+  clicks.record(other, null);
+  clicks.record(code, null);
+  await clicks.flush();
+  assert.equal(await storedTotal(fx, code), 6);
+  assert.equal(await storedTotal(fx, other), 1);
+  clicks.record(code, null);
+  clicks.forget(code);
+  clicks.record(code, null); // after a forget: a fresh count, not the forgotten one
+  assert.equal(clicks.pendingLinks, 1);
+  await clicks.flush();
+  assert.equal(await storedTotal(fx, code), 7);
+});

@@ -95,3 +95,79 @@ Deno.test("the hot path never serves an entry past its TTL (so never past expire
   clock = 100;
   assert.equal(hot(new Request(`${ORIGIN}/brief`)), null);
 });
+
+Deno.test("over HTTP: the hot path's redirect has the routed one's status, headers and log line", async () => {
+  await using fx = await linkApp();
+  await fx.shorten({ url: "https://example.com/wire?x=1", code: "wire1" });
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    fx.app.fetch,
+  );
+  const url = `http://127.0.0.1:${server.addr.port}/wire1`;
+  const wire = async () => {
+    const res = await fetch(url, { redirect: "manual" });
+    await res.body?.cancel();
+    const headers = [...res.headers].filter(([name]) => name !== "date");
+    return { status: res.status, headers, id: res.headers.get("x-request-id") };
+  };
+  const routed = await wire(); // a miss: the router reads libSQL and fills the cache
+  await fx.db.execute("DELETE FROM links"); // now only the cache can answer
+  const hot = await wire();
+  const again = await wire();
+  assert.equal(hot.status, 302);
+  const withoutId = (h: [string, string][]) => h.filter(([name]) => name !== "x-request-id");
+  assert.deepEqual(withoutId(hot.headers), withoutId(routed.headers));
+  assert.deepEqual(hot.headers.map(([name]) => name), routed.headers.map(([name]) => name));
+  assert.match(hot.id!, UUID);
+  assert.notEqual(hot.id, again.id, "a new id per request (the prebuilt response is copied)");
+  assert.deepEqual(withoutId(again.headers), withoutId(hot.headers));
+  const lines = fx.logs.map((l) => JSON.parse(l)).filter((l) => l.path === "/wire1");
+  assert.equal(lines.length, 3, "one line per request");
+  for (const line of lines.slice(1)) {
+    assert.deepEqual(Object.keys(line), Object.keys(lines[0]));
+    for (const key of ["method", "path", "status", "code"]) assert.equal(line[key], lines[0][key]);
+  }
+  assert.deepEqual(lines.map((l) => l.requestId), [routed.id, hot.id, again.id]);
+});
+
+Deno.test("the hot path answers each target with its own Location past its bound of prebuilt ones", () => {
+  const cache = new MemoryCache(5_000);
+  const count = 2_500;
+  for (let i = 0; i < count; i++) {
+    void cache.set(`link:code${i}`, `https://example.com/${i}`, 60_000);
+  }
+  const hot = hotRedirect(cache, () => {});
+  const ids = new Set<string>();
+  for (const round of [0, 1]) {
+    for (let i = 0; i < count; i++) {
+      const res = hot(new Request(`${ORIGIN}/code${i}`))!;
+      assert.equal(res.status, 302);
+      assert.deepEqual([...res.headers].map(([name]) => name), [
+        "access-control-allow-origin",
+        "access-control-expose-headers",
+        "location",
+        "x-request-id",
+      ], `round ${round}, code${i}`);
+      assert.equal(res.headers.get("location"), `https://example.com/${i}`);
+      ids.add(res.headers.get("x-request-id")!);
+    }
+  }
+  assert.equal(ids.size, 2 * count);
+});
+
+Deno.test("through the app: hot GETs count their clicks and referrers, HEADs are answered uncounted", async () => {
+  await using fx = await linkApp();
+  const { code } = await (await fx.shorten({ url: "https://example.com/counted" })).json();
+  assert.equal((await fx.get(`/${code}`)).status, 302, "a miss, routed");
+  assert.ok(await fx.cache.get(`link:${code}`), "now in the in-process tier");
+  const referred = await fx.app.request(`${ORIGIN}/${code}`, {
+    headers: { referer: "https://News.Example.org/post?id=1" },
+  });
+  assert.equal(referred.status, 302);
+  const head = await fx.app.request(`${ORIGIN}/${code}`, { method: "HEAD" });
+  assert.equal(head.status, 302);
+  assert.equal(head.headers.get("location"), "https://example.com/counted");
+  const stats = await (await fx.get(`/${code}/stats`)).json();
+  assert.equal(stats.totalClicks, 2, "the routed GET and the hot GET, not the HEAD");
+  assert.deepEqual(stats.topReferrers, [{ host: "news.example.org", clicks: 1 }]);
+});

@@ -1,12 +1,7 @@
 /** UTM parameters on a target: other parameters kept byte for byte, values encoded. */
 import assert from "node:assert/strict";
-import {
-  applyUtm,
-  removeUtm,
-  UTM_MESSAGE,
-  UtmInput,
-  utmOf,
-} from "../../functions/link-shortener/utm.ts";
+import { applyUtm, removeUtm, UTM_MESSAGE, utmOf } from "../../functions/link-shortener/utm.ts";
+import { UtmInput } from "../../functions/link-shortener/schema.ts";
 
 Deno.test("applyUtm sets the parameters, keeps the others and the fragment", () => {
   const url = applyUtm("https://example.com/p?q=hello%20world&utm_source=old&x=1#frag", {

@@ -63,6 +63,24 @@ Deno.test("MemoryCache: bounded, evicting the least recently used entry", async 
   assert.throws(() => new MemoryCache(0), RangeError);
 });
 
+Deno.test("MemoryCache: a hit among the newer half stays in place, an older one moves to the end", async () => {
+  const cache = new MemoryCache(4, () => 0);
+  for (const key of ["a", "b", "c", "d"]) await cache.set(key, key, 1000);
+  assert.equal(cache.getSync("c"), "c", "c is among the two newest: not moved");
+  assert.equal(cache.getSync("a"), "a", "a is the oldest: moved to the end");
+  await cache.set("e", "e", 1000);
+  assert.equal(cache.getSync("b"), null, "b went unused the longest");
+  for (const key of ["a", "c", "d", "e"]) assert.equal(cache.getSync(key), key);
+  // An entry hit within the last half of the bound is never the one evicted.
+  const lru = new MemoryCache(10, () => 0);
+  for (let i = 0; i < 10; i++) await lru.set(`k${i}`, "v", 1000);
+  for (let i = 10; i < 100; i++) {
+    assert.equal(lru.getSync(`k${i - 3}`), "v", `k${i - 3} was put or hit 3 moves ago`);
+    await lru.set(`k${i}`, "v", 1000);
+    assert.equal(lru.size, 10);
+  }
+});
+
 /** Runs `fn` with a fresh fake and an UpstashCache on it; closes the fake afterwards. */
 async function withUpstash(
   options: Partial<UpstashOptions>,

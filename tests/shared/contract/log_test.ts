@@ -1,11 +1,11 @@
 /** shared/contract/log.ts: what a line takes from the request it is written in, and what not. */
 import assert from "node:assert/strict";
-import { logEvent, withRequestLog } from "../../../shared/contract/log.ts";
+import { logEvent, requestLine, withRequestLog } from "../../../shared/contract/log.ts";
 
-Deno.test("logEvent: time, then requestId, then the fields; the request's id and sink by default", () => {
+Deno.test("logEvent: time, then requestId, then the fields; the request's id and sink by default", async () => {
   const request: string[] = [];
   const own: string[] = [];
-  withRequestLog("req-1", (l) => request.push(l), () => {
+  await withRequestLog("req-1", (l) => request.push(l), () => {
     logEvent({ event: "a" });
     logEvent({ event: "b" }, (l) => own.push(l));
     logEvent({ event: "c", requestId: "other" });
@@ -30,4 +30,32 @@ Deno.test("logEvent: outside a request, a line has no requestId unless the field
     "time",
     "event",
   ]]);
+});
+
+Deno.test("requestLine: the line logEvent writes for a request without error, path escaped", () => {
+  for (const path of ["/abc", '/a"b\\c', "/ü/\n"]) {
+    const lines: string[] = [];
+    logEvent(
+      { requestId: "id-1", method: "GET", path, status: 302, durationMs: 0.07, code: null },
+      (l) => lines.push(l),
+    );
+    const built = JSON.parse(requestLine("id-1", "GET", path, 302, 0.07));
+    const logged = JSON.parse(lines[0]);
+    assert.ok(Math.abs(Date.parse(built.time) - Date.parse(logged.time)) < 1_000);
+    assert.deepEqual({ ...built, time: 0 }, { ...logged, time: 0 });
+    assert.deepEqual(Object.keys(built), Object.keys(logged));
+  }
+});
+
+Deno.test("logEvent: the time is the ISO instant of the write, milliseconds included", async () => {
+  for (let i = 0; i < 70; i++) {
+    const lines: string[] = [];
+    const before = Date.now();
+    logEvent({ event: "tick" }, (l) => lines.push(l));
+    const after = Date.now();
+    const time: string = JSON.parse(lines[0]).time;
+    assert.equal(new Date(Date.parse(time)).toISOString(), time, "the exact ISO format");
+    assert.ok(Date.parse(time) >= before && Date.parse(time) <= after, time);
+    await new Promise((r) => setTimeout(r, 3 + (i % 7) * 5)); // across milliseconds and seconds
+  }
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { isPublicAddress, isPublicHost } from "../../../shared/net/address.ts";
+import ipaddr from "ipaddr.js";
+import { isIpLiteral, isPublicAddress, isPublicHost } from "../../../shared/net/address.ts";
 
 const REFUSED = [
   "127.0.0.1",
@@ -49,4 +50,28 @@ Deno.test("address classifier accepts public addresses and names", () => {
 Deno.test("isPublicAddress refuses what is not an address at all", () => {
   assert.equal(isPublicAddress("example.com"), false);
   assert.equal(isPublicAddress(""), false);
+});
+
+Deno.test("isIpLiteral: every form ipaddr.js accepts, and names told without it, alike", () => {
+  const literals = [
+    "127.0.0.1",
+    "8.8.8.8",
+    "0x7f.0.0.1",
+    "0177.0.0.1",
+    "2130706433",
+    "0x7f000001",
+    "[::1]",
+    "::ffff:127.0.0.1",
+    "2001:db8::1",
+    "fe80::1%eth0",
+    "1.2.3.4.",
+  ];
+  const names = ["example.com", "cdn.other.example", "cafe.bad", "a", "xn--bcher-kva.example", ""];
+  for (const host of literals) assert.equal(isIpLiteral(host), true, host);
+  for (const host of names) assert.equal(isIpLiteral(host), false, host);
+  // The shortcut only skips what ipaddr.js would refuse.
+  for (const host of [...literals, ...names, "1.2.3", "0x", "x.y", "12345678901"]) {
+    const h = host.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+    assert.equal(isIpLiteral(host), ipaddr.isValid(h), host);
+  }
 });

@@ -1,0 +1,208 @@
+/**
+ * A request's inputs, checked without loading zod, so that a route's first request is answered
+ * without evaluating a schema library:
+ * - query and path parameters: how each is read and checked, and what the document says of it,
+ *   in one definition. The route declarations of the OpenAPI document are made from the same
+ *   definitions (`paramsSchema`, shared/contract/validation.ts), whose validation calls the
+ *   `parse` below: one validator, whichever app shell serves the route;
+ * - a JSON body: read with a cap, then checked by the route's zod schema (loaded by the route
+ *   when it needs it), its first issue made the contract's error.
+ */
+import type { Context } from "hono";
+import type { z } from "@hono/zod-openapi";
+import { readBodyLimited } from "./body_limit.ts";
+import { ApiError, type ErrorCode } from "./errors.ts";
+import { parseUrlInput } from "./url_rule.ts";
+
+/** The contract's validation messages. */
+export const MESSAGES = {
+  url: "Missing or invalid url",
+  urlInBody: "Missing or invalid url in body",
+  missingKey: "Missing key",
+  invalidJson: "Invalid JSON",
+} as const;
+
+/** A query or path parameter of a route. */
+export interface Param<T> {
+  /** Where it is read. */
+  in: "query" | "path";
+  /** Whether a request must carry it. */
+  required: boolean;
+  /** What it is, for the document. */
+  description: string;
+  /** An example value, for the document. */
+  example?: string;
+  /** The only values allowed, when it is an enumeration. */
+  values?: readonly [string, ...string[]];
+  /** The pattern a value must match, for the document (parse checks it). */
+  pattern?: string;
+  /** The value of an absent optional parameter, for the document (parse gives it). */
+  default?: string | number;
+  /** The error a bad value gets. */
+  code: ErrorCode;
+  /** The message of that error. */
+  message: string;
+  /**
+   * The value a request gives: `raw` is the parameter as sent (a string, an array of them when
+   * a query parameter is repeated, undefined when absent). Throws the contract's error.
+   */
+  parse(raw: unknown): T;
+}
+
+/** A route's parameters, by name, in the order they are checked. */
+// deno-lint-ignore no-explicit-any
+export type Params = Record<string, Param<any>>;
+
+/** What a route's handler gets from its parameters. */
+export type ParamValues<P extends Params> = { [K in keyof P]: ReturnType<P[K]["parse"]> };
+
+/** The error of `param`. */
+function invalid(param: Param<unknown>): ApiError {
+  return new ApiError(param.code, param.message);
+}
+
+/** The required `url` query parameter under the URL input rule; its normalised string form. */
+export const URL_PARAM: Param<string> = {
+  in: "query",
+  required: true,
+  description: "Absolute http(s) URL of the page",
+  example: "https://example.com/",
+  code: "INVALID_URL",
+  message: MESSAGES.url,
+  parse(raw) {
+    const url = parseUrlInput(raw);
+    if (url === null) throw invalid(this);
+    return url;
+  },
+};
+
+/** `?url=` of the fetch-and-parse, summary and screenshot routes. */
+export const URL_QUERY = { url: URL_PARAM };
+
+/**
+ * An optional query parameter that is one of `values`; when absent, `doc.default` (undefined
+ * without one).
+ */
+export function enumParam<
+  const V extends readonly [string, ...string[]],
+  D extends V[number] | undefined = undefined,
+>(
+  values: V,
+  doc: { description: string; example?: V[number]; message: string; default?: D },
+): Param<D extends string ? V[number] : V[number] | undefined> {
+  return {
+    in: "query",
+    required: false,
+    description: doc.description,
+    ...(doc.example === undefined ? {} : { example: doc.example }),
+    ...(doc.default === undefined ? {} : { default: doc.default }),
+    values,
+    code: "INVALID_INPUT",
+    message: doc.message,
+    parse(raw) {
+      if (raw === undefined) return doc.default as D extends string ? V[number] : undefined;
+      if (typeof raw === "string" && values.includes(raw)) return raw;
+      throw invalid(this);
+    },
+  };
+}
+
+/** Digits only: `Number()` alone would also take `1e3`, `0x100` and ` 256`. */
+const DECIMAL = "^\\d{1,6}$";
+
+/**
+ * An optional query integer from `min` to `max`, written in decimal digits; `doc.default`
+ * when absent. Anything else is INVALID_INPUT with `doc.message`.
+ */
+export function decimalParam(
+  min: number,
+  max: number,
+  doc: { description: string; message: string; default: number },
+): Param<number> {
+  const digits = new RegExp(DECIMAL);
+  return {
+    in: "query",
+    required: false,
+    description: doc.description,
+    pattern: DECIMAL,
+    default: doc.default,
+    code: "INVALID_INPUT",
+    message: doc.message,
+    parse(raw) {
+      if (raw === undefined) return doc.default;
+      const n = typeof raw === "string" && digits.test(raw) ? Number(raw) : NaN;
+      if (!(n >= min && n <= max)) throw invalid(this);
+      return n;
+    },
+  };
+}
+
+/**
+ * Reads and checks a request's parameters, in their order: the first bad one throws its
+ * contract error (a repeated query parameter is an array, which no parameter accepts).
+ */
+export function readParams<P extends Params>(c: Context, params: P): ParamValues<P> {
+  const out: Record<string, unknown> = {};
+  for (const [name, param] of Object.entries(params)) {
+    let raw: unknown;
+    if (param.in === "path") raw = c.req.param(name);
+    else {
+      const all = c.req.queries(name);
+      raw = all === undefined ? undefined : all.length === 1 ? all[0] : all;
+    }
+    out[name] = param.parse(raw);
+  }
+  return out as ParamValues<P>;
+}
+
+/**
+ * The code each contract message carries (`null`: the code-less `/object` body). A schema
+ * message not listed here is an INVALID_INPUT with that message.
+ */
+const CODE_OF_MESSAGE: Record<string, ErrorCode | null> = {
+  [MESSAGES.url]: "INVALID_URL",
+  [MESSAGES.urlInBody]: "INVALID_URL",
+  [MESSAGES.missingKey]: null,
+};
+
+/** The error raised for the first issue of a failed zod validation. */
+export function validationError(error: z.ZodError): ApiError {
+  const issue = error.issues[0];
+  // A parameter's own parse (paramsSchema) failed: its error as it is.
+  const own = issue?.code === "custom" ? issue.params?.error : undefined;
+  if (own instanceof ApiError) return own;
+  const message = issue?.message ?? "Invalid input";
+  const code = message in CODE_OF_MESSAGE ? CODE_OF_MESSAGE[message] : "INVALID_INPUT";
+  return new ApiError(code, message);
+}
+
+/** The `defaultHook` of every OpenAPIHono app: a failed validation throws the contract error. */
+export function validationHook(
+  result: { success: boolean; error?: z.ZodError },
+  _c: Context,
+): void {
+  if (!result.success && result.error) throw validationError(result.error);
+}
+
+/**
+ * Reads a JSON body of at most `maxBytes` and validates it with `schema`: a body over the
+ * cap is 413 INVALID_INPUT as soon as the count passes it (see body_limit.ts; chunked bodies
+ * are never read whole first), one that is not JSON is 400 INVALID_INPUT "Invalid JSON",
+ * whatever the Content-Type says (curl's `-d` sends form encoding by default).
+ */
+export async function readJsonBody<T extends z.ZodType>(
+  c: Context,
+  schema: T,
+  maxBytes: number,
+): Promise<z.output<T>> {
+  const bytes = await readBodyLimited(c.req.raw, maxBytes);
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new ApiError("INVALID_INPUT", MESSAGES.invalidJson);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
