@@ -5,7 +5,14 @@
  */
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "./errors.ts";
-import { MESSAGES, type Param, type Params, type ParamValues, URL_QUERY } from "./params.ts";
+import {
+  MESSAGES,
+  type Param,
+  type Params,
+  paramSchemaOf,
+  type ParamValues,
+  URL_QUERY,
+} from "./params.ts";
 import { parseUrlInput } from "./url_rule.ts";
 
 export { MESSAGES };
@@ -40,6 +47,8 @@ function paramSchema<T>(name: string, param: Param<T>) {
   });
   const meta = {
     param: { name, in: param.in, required: param.required },
+    // A number or flag is still read from a string: its document type is said here.
+    ...paramSchemaOf(param),
     ...(param.pattern === undefined ? {} : { pattern: param.pattern }),
     ...(param.default === undefined ? {} : { default: param.default }),
     description: param.description,
