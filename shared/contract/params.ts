@@ -230,7 +230,7 @@ export function patternStringParam(
     parse(raw) {
       if (raw === undefined) return undefined;
       if (typeof raw !== "string") {
-        throw new ApiError("INVALID_INPUT", `Invalid input: expected string, received array`);
+        throw new ApiError("INVALID_INPUT", "Invalid input: expected string, received array");
       }
       if (!pattern.test(raw)) throw invalid(this);
       return raw;
