@@ -17,7 +17,7 @@ import { createApp as objectStorage } from "../functions/object-storage/app.ts";
 import { extractiveAi } from "../shared/bindings/ai/mod.ts";
 import { APP_WIDE_ERRORS } from "../shared/contract/document.ts";
 import { type LightApp, routeSpecs } from "../shared/contract/light_app.ts";
-import { type Param, paramSchemaOf } from "../shared/contract/params.ts";
+import type { Param } from "../shared/contract/params.ts";
 import type { BrowserBinding } from "../shared/bindings/browser/mod.ts";
 import { DOCS_ASSETS } from "../shared/contract/docs.ts";
 import { ERROR_STATUS } from "../shared/contract/errors.ts";
@@ -319,7 +319,8 @@ for (const slug of Object.keys(EXPERIMENTS)) {
  * are its declared ones (name, place, required, description, example, enumeration, type and
  * bounds), and each validator accepts what the document offers (the example, each enumerated
  * value, a number's bounds, a flag's two values) and refuses what the document rules out
- * (absence of a required one, a value outside the enumeration or the bounds).
+ * (absence of a required one, a value outside the enumeration or the bounds, a list longer
+ * than its maxItems).
  */
 /**
  * A parameter documented as an integer, number or boolean, or with a longest length: its
@@ -336,7 +337,6 @@ function assertTypedValidator(label: string, schema: Json, param: Param<unknown>
     assert.equal(param.parse(String(schema.maximum)), schema.maximum, label);
     assert.throws(() => param.parse(String(schema.minimum - 1)), label);
     assert.throws(() => param.parse(String(schema.maximum + 1)), label);
-    assert.throws(() => param.parse("1e1"), label);
   }
   if (schema.type === "integer") assert.throws(() => param.parse(`${schema.minimum}.5`), label);
   if (schema.maxLength !== undefined) {
@@ -356,7 +356,8 @@ for (const slug of Object.keys(EXPERIMENTS)) {
         assert.ok(op, `${label} is documented`);
         assert.equal(op.operationId, spec.operationId, label);
         const declared = Object.entries(spec.params ?? {});
-        const documented: Json[] = op.parameters ?? [];
+        // A header (repo-explainer's token) is read by its handler, not by a validator.
+        const documented: Json[] = (op.parameters ?? []).filter((p: Json) => p.in !== "header");
         assert.deepEqual(
           documented.map((p) => [p.name, p.in, p.required, p.description, p.schema.example]),
           declared.map(([name, p]) => [name, p.in, p.required, p.description, p.example]),
@@ -364,13 +365,19 @@ for (const slug of Object.keys(EXPERIMENTS)) {
         );
         for (const [i, [name, param]] of declared.entries()) {
           const schema = documented[i].schema;
-          // A number or flag is read from a string, but documented as what it is.
-          const { type = "string", ...bounds } = paramSchemaOf(param);
+          // A non-string one (a number, a flag, a list) is documented as its validator says.
+          const { type = "string", ...keywords } = param.schema ?? {};
           assert.equal(schema.type, type, `${label} ${name}`);
-          for (const [keyword, value] of Object.entries(bounds)) {
-            assert.equal(schema[keyword], value, `${label} ${name} ${keyword}`);
+          for (const [k, v] of Object.entries(keywords)) {
+            assert.deepEqual(schema[k], v, `${label} ${name} ${k}`);
           }
+          assert.equal(schema.default, param.default, `${label} ${name} default`);
           assertTypedValidator(`${label} ${name}`, schema, param);
+          if (type === "array") {
+            assert.deepEqual(param.parse(["a"]), ["a"], `${label} ${name}`);
+            const tooMany = Array(schema.maxItems + 1).fill("a");
+            assert.throws(() => param.parse(tooMany), `${label} ${name}`);
+          }
           assert.deepEqual(schema.enum, param.values, `${label} ${name}`);
           if (param.example !== undefined) param.parse(param.example);
           for (const value of schema.enum ?? []) assert.equal(param.parse(value), value);

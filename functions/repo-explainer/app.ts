@@ -2,7 +2,6 @@
  * The repo-explainer experiment's app: `GET /explain?url=` explains a GitHub repository,
  * `GET /digest?url=` gives it as one text for a model.
  */
-import { createRoute, z } from "@hono/zod-openapi";
 import {
   type AI,
   EXTRACTIVE_MODEL,
@@ -10,25 +9,31 @@ import {
   NO_CONTENT_SUMMARY,
 } from "../../shared/bindings/ai/mod.ts";
 import {
-  createExperimentApp,
-  type ExperimentApp,
+  addRoute,
+  createLightApp,
   type ExperimentOptions,
-} from "../../shared/contract/app.ts";
+  type LightApp,
+} from "../../shared/contract/light_app.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
-import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
 import { MODEL_HEADER } from "../../shared/contract/middleware.ts";
+import {
+  coercedIntegerParam,
+  type Param,
+  patternStringParam,
+  stringListParam,
+  URL_PARAM,
+} from "../../shared/contract/params.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
-import { UrlQuery } from "../../shared/contract/validation.ts";
 import { callerToken, requestGithub } from "./caller_token.ts";
+import { MAX_GLOBS, validGlob } from "./file_rules.ts";
 import { readRepository } from "./github_api.ts";
 import type { GithubConfig } from "./github_config.ts";
 import { parseGithubRepoUrl } from "./github_url.ts";
 import { explainMessages, explainUserMessage } from "./prompt.ts";
-import { DIGEST_EXAMPLE, EXPLAIN_EXAMPLE } from "./openapi_example.ts";
+import { REF_PATTERN } from "./repo_files.ts";
 import { ROOT } from "./root.ts";
-import { DigestQuery, DigestResultSchema, TokenReportSchema } from "./schema.ts";
 
 /** The digest (its Markdown, TOML and JSONC readers), loaded by the first `/explain`. */
 const loadDigest = onFirstUse(() => import("./digest.ts"));
@@ -52,125 +57,45 @@ export interface Bindings {
   github: GithubConfig;
 }
 
-/** The response header naming the model that answered (absent when it was not called). */
-
 /** The message of a URL that is valid but names no GitHub repository. */
 export const NOT_A_REPO = "Not a GitHub repository URL";
 
-/** A caller's GitHub token (private repositories), used for this request only. */
-const AuthHeader = z.object({
-  authorization: z.string().optional().openapi({
-    param: { name: "authorization", in: "header" },
-    description: "`Bearer <GitHub token>`: reads private repositories the token can see; " +
-      "used for this request only, never stored or logged",
-  }),
-});
+/** `maxTokens` when the caller gives none. */
+export const DEFAULT_MAX_TOKENS = 100_000;
 
-const RunSchema = z.object({
-  command: z.string().openapi({ example: "npm run dev" }),
-  runs: z.string().nullable().openapi({ description: "What it runs, when the manifest says" }),
-});
+/** The largest `maxTokens` a caller may ask for. */
+export const MAX_MAX_TOKENS = 2_000_000;
 
-const StackSchema = z.object({
-  file: z.string().openapi({ example: "package.json" }),
-  ecosystem: z.string().openapi({
-    description: "npm, deno, cargo, go, python, composer, bundler, make",
-  }),
-  language: z.string().nullable(),
-  name: z.string().nullable(),
-  version: z.string().nullable(),
-  dependencies: z.array(z.string()),
-  devDependencies: z.array(z.string()),
-});
+/** `?url=` of a GitHub repository (the contract's URL rule; then it must name a repository). */
+const REPO_URL: Param<string> = {
+  ...URL_PARAM,
+  description: "GitHub repository URL, e.g. https://github.com/owner/repo",
+  example: "https://github.com/denoland/deno",
+};
 
-/** The offline digest part of `/explain`'s answer. */
-export const DigestSchema = z.object({
-  about: z.string().nullable().openapi({
-    description: "The description, else the README's first real paragraph",
-  }),
-  topics: z.array(z.string()),
-  languages: z.array(z.string()).openapi({
-    description: "Primary language first, then those the manifests and top-level files imply",
-  }),
-  stack: z.array(StackSchema).openapi({ description: "Each manifest read" }),
-  entryPoints: z.array(z.string()),
-  run: z.array(RunSchema).openapi({ description: "Install, run, test, build commands" }),
-  readmeIntro: z.string().nullable(),
-  tree: z.array(z.string()).openapi({ description: "Top-level entries (at most 50)" }),
-}).openapi("ExplainDigest", {
-  description: "Built from the GitHub API's answers alone, without a model",
-});
+/** `/explain`'s query. */
+export const EXPLAIN_QUERY = { url: REPO_URL };
 
-/** The answer of `GET /explain`. */
-export const ExplainSchema = z.object({
-  repo: z.string().openapi({
-    description: "`owner/name` as GitHub spells it",
-    example: "denoland/deno",
+/** `/digest`'s query: the repository, the ref read, glob filters and the token budget. */
+export const DIGEST_QUERY = {
+  url: REPO_URL,
+  ref: patternStringParam(REF_PATTERN, {
+    description: "Branch, tag or commit (default: the URL's tree/<ref>, else the default branch)",
   }),
-  description: z.string().nullable(),
-  language: z.string().nullable().openapi({ description: "Primary language" }),
-  stars: z.number().int(),
-  topics: z.array(z.string()),
-  license: z.string().nullable().openapi({ description: "SPDX id (or name) of the licence" }),
-  defaultBranch: z.string(),
-  files: z.array(z.string()).openapi({ description: "Top-level entries; directories end in /" }),
-  summary: z.string().openapi({
-    description: "What the project is, its layout, how to start: the model's words, or without " +
-      'a model the digest as text, headed "Digest (no model)"',
+  include: stringListParam(MAX_GLOBS, validGlob, {
+    description: `Globs a file must match one of (repeat the parameter, at most ${MAX_GLOBS})`,
+    message: "Invalid glob",
   }),
-  digest: DigestSchema,
-  tokens: TokenReportSchema.nullable().openapi({
-    description: "Tokens of the files a default /digest would send (per file, per directory, " +
-      "in total); null when the archive could not be read",
+  exclude: stringListParam(MAX_GLOBS, validGlob, {
+    description: "Globs of files to leave out; a glob without / matches a name at any depth",
+    message: "Invalid glob",
   }),
-}).openapi("ExplainResult");
-
-const explainRoute = createRoute({
-  method: "get",
-  operationId: "explainRepository",
-  path: "/explain",
-  summary: "Explain a GitHub repository",
-  description: "Reads the repository's metadata, README, top-level files and main manifest " +
-    "through the GitHub API and asks the model to explain it (at most 6000 characters of " +
-    "gathered text). Header `X-AI-Model` names the model. Without a configured model the " +
-    "digest answers (built from the API's answers alone) and `X-AI-Model` says `digest (no " +
-    "model)`; `digest` is part of every answer.",
-  request: {
-    headers: AuthHeader,
-    query: UrlQuery.extend({
-      url: UrlQuery.shape.url.openapi({
-        param: { name: "url", in: "query", required: true },
-        description: "GitHub repository URL, e.g. https://github.com/owner/repo",
-        example: "https://github.com/denoland/deno",
-      }),
-    }),
-  },
-  responses: {
-    200: jsonContent(ExplainSchema, "The repository's facts and its explanation", EXPLAIN_EXAMPLE),
-    ...errorResponses("INVALID_URL", "INVALID_INPUT", "NOT_FOUND", "FETCH_OR_AI_ERROR"),
-  },
-});
-
-const digestRoute = createRoute({
-  method: "get",
-  operationId: "getRepositoryDigest",
-  path: "/digest",
-  summary: "A GitHub repository as one text for a model",
-  description: "Reads the repository's tarball at `ref` through the GitHub API and answers " +
-    "its directory tree then each text file, with token counts (o200k_base). Binaries, " +
-    "lockfiles, minified bundles and vendored folders are left out; `include` and `exclude` " +
-    "globs narrow it; past `maxTokens` files are dropped largest first. `omitted` lists every " +
-    "file left out and why.",
-  request: { headers: AuthHeader, query: DigestQuery },
-  responses: {
-    200: jsonContent(
-      DigestResultSchema,
-      "The repository as text, with its token counts",
-      DIGEST_EXAMPLE,
-    ),
-    ...errorResponses("INVALID_URL", "INVALID_INPUT", "NOT_FOUND", "FETCH_OR_AI_ERROR"),
-  },
-});
+  maxTokens: coercedIntegerParam(1, MAX_MAX_TOKENS, {
+    description: `Token budget of content (default ${DEFAULT_MAX_TOKENS}, at most ` +
+      `${MAX_MAX_TOKENS}); past it files are dropped largest first`,
+    default: DEFAULT_MAX_TOKENS,
+  }),
+};
 
 /** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
 export const MCP_TOOLS: McpTool[] = [
@@ -196,10 +121,17 @@ export const MCP_TOOLS: McpTool[] = [
 ];
 
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
-export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
-  const app = createExperimentApp(ROOT, options);
-  app.openapi(explainRoute, async (c) => {
-    const target = parseGithubRepoUrl(c.req.valid("query").url);
+export function createApp(bindings: Bindings, options: ExperimentOptions = {}): LightApp {
+  // Its response schemas (zod) load with the document, not with the first /explain.
+  const app = createLightApp(ROOT, () => import("./operations.ts"), options);
+  const explainRoute = {
+    method: "get",
+    path: "/explain",
+    operationId: "explainRepository",
+    params: EXPLAIN_QUERY,
+  } as const;
+  addRoute(app, explainRoute, async (c, { url }) => {
+    const target = parseGithubRepoUrl(url);
     if (!target) throw new ApiError("INVALID_URL", NOT_A_REPO);
     const token = callerToken(c.req.header("authorization"));
     markPrivate(c, token);
@@ -234,8 +166,13 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     return c.json({ ...answer, summary, digest }, 200);
   });
 
-  app.openapi(digestRoute, async (c) => {
-    const query = c.req.valid("query");
+  const digestRoute = {
+    method: "get",
+    path: "/digest",
+    operationId: "getRepositoryDigest",
+    params: DIGEST_QUERY,
+  } as const;
+  addRoute(app, digestRoute, async (c, query) => {
     const target = parseGithubRepoUrl(query.url);
     if (!target) throw new ApiError("INVALID_URL", NOT_A_REPO);
     const token = callerToken(c.req.header("authorization"));

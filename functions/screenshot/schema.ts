@@ -9,7 +9,6 @@ import {
   enumParam,
   type Param,
   rangeParam,
-  type TypedParam,
   URL_PARAM,
 } from "../../shared/contract/params.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
@@ -167,7 +166,7 @@ export const SCREENSHOT_QUERY = {
       if (typeof raw === "string" && isSelector(raw)) return raw;
       throw new ApiError(this.code, this.message);
     },
-  } satisfies TypedParam<string | undefined>,
+  } satisfies Param<string | undefined>,
   waitFor: {
     in: "query",
     required: false,

@@ -47,6 +47,11 @@ export interface Param<T> {
    * a query parameter is repeated, undefined when absent). Throws the contract's error.
    */
   parse(raw: unknown): T;
+  /**
+   * What the document says of a parameter that is not a plain string (its type, bounds, a
+   * list's items); the value `parse` reads is still the raw query value (a list: repeated).
+   */
+  schema?: ParamSchema;
 }
 
 /** A route's parameters, by name, in the order they are checked. */
@@ -207,33 +212,21 @@ export async function readJsonBody<T extends z.ZodType>(
   return parsed.data;
 }
 
-/**
- * What the document says of a parameter whose value is not a plain string (its schema's
- * `type`, bounds, longest length); the query value itself is still a string that `parse` reads.
- */
-export interface ParamSchema {
-  type?: "integer" | "number" | "boolean";
+/** The document schema keywords of a parameter that is not a plain string (see Param.schema). */
+export type ParamSchema = {
+  type?: "integer" | "number" | "boolean" | "array";
   minimum?: number;
   maximum?: number;
   maxLength?: number;
-}
-
-/** A parameter whose document schema says more than `type: string` (see ParamSchema). */
-export interface TypedParam<T> extends Param<T> {
-  /** Its schema's keywords in the document, in this order, after `type`. */
-  schema: ParamSchema;
-}
-
-/** The document schema of `param` beyond a plain string (empty for most parameters). */
-export function paramSchemaOf(param: Param<unknown>): ParamSchema {
-  return "schema" in param ? (param as TypedParam<unknown>).schema : {};
-}
+  items?: { type: "string" };
+  maxItems?: number;
+};
 
 /**
  * An optional query flag: `true` or `false` exactly (absent is false); anything else is
  * INVALID_INPUT with `doc.message`. Documented as a boolean.
  */
-export function booleanParam(doc: { description: string; message: string }): TypedParam<boolean> {
+export function booleanParam(doc: { description: string; message: string }): Param<boolean> {
   return {
     in: "query",
     required: false,
@@ -259,7 +252,7 @@ export function rangeParam(
   min: number,
   max: number,
   doc: { integer: boolean; description: string; message: string },
-): TypedParam<number | undefined> {
+): Param<number | undefined> {
   const decimal = doc.integer ? /^\d+$/ : /^\d+(\.\d+)?$/;
   return {
     in: "query",
@@ -272,6 +265,98 @@ export function rangeParam(
       if (raw === undefined) return undefined;
       const n = typeof raw === "string" && decimal.test(raw) ? Number(raw) : NaN;
       if (!(n >= min && n <= max)) throw invalid(this);
+      return n;
+    },
+  };
+}
+
+/**
+ * An optional query string matching `pattern`, with the wording of the first shell's zod
+ * schema (`z.string().regex(pattern)`), which the contract kept: undefined when absent.
+ */
+export function patternStringParam(
+  pattern: RegExp,
+  doc: { description: string },
+): Param<string | undefined> {
+  return {
+    in: "query",
+    required: false,
+    description: doc.description,
+    pattern: pattern.source,
+    code: "INVALID_INPUT",
+    message: `Invalid string: must match pattern ${pattern}`,
+    parse(raw) {
+      if (raw === undefined) return undefined;
+      if (typeof raw !== "string") {
+        throw new ApiError("INVALID_INPUT", "Invalid input: expected string, received array");
+      }
+      if (!pattern.test(raw)) throw invalid(this);
+      return raw;
+    },
+  };
+}
+
+/**
+ * An optional list of query strings, the parameter repeated (`a=x&a=y`; absent is []): more
+ * than `max` is INVALID_INPUT "Too big: expected array to have <=max items", then the first
+ * one `valid` refuses is INVALID_INPUT with `doc.message` (the first shell's zod wording).
+ */
+export function stringListParam(
+  max: number,
+  valid: (value: string) => boolean,
+  doc: { description: string; message: string },
+): Param<string[]> {
+  return {
+    in: "query",
+    required: false,
+    description: doc.description,
+    schema: { type: "array", items: { type: "string" }, maxItems: max },
+    code: "INVALID_INPUT",
+    message: doc.message,
+    parse(raw) {
+      const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+      if (list.length > max) {
+        throw new ApiError("INVALID_INPUT", `Too big: expected array to have <=${max} items`);
+      }
+      if (!list.every((v) => typeof v === "string" && valid(v))) throw invalid(this);
+      return list;
+    },
+  };
+}
+
+/**
+ * An optional query integer from `min` to `max` read as `Number()` reads it (`1e3`, ` 7 `
+ * and `0x10` count; an empty value is 0), `doc.default` when absent: the first shell's
+ * `z.coerce.number().int().min().max()`, whose messages the contract kept, each
+ * INVALID_INPUT.
+ */
+export function coercedIntegerParam(
+  min: number,
+  max: number,
+  doc: { description: string; default: number },
+): Param<number> {
+  return {
+    in: "query",
+    required: false,
+    description: doc.description,
+    schema: { type: "integer", minimum: min, maximum: max },
+    default: doc.default,
+    code: "INVALID_INPUT",
+    message: `Too big: expected number to be <=${max}`,
+    parse(raw) {
+      if (raw === undefined) return doc.default;
+      const n = Number(raw);
+      const fail = (message: string) => new ApiError("INVALID_INPUT", message);
+      if (!Number.isFinite(n)) throw fail(`Invalid input: expected number, received ${n}`);
+      if (!Number.isInteger(n)) throw fail("Invalid input: expected int, received number");
+      if (n > Number.MAX_SAFE_INTEGER) {
+        throw fail(`Too big: expected int to be <=${Number.MAX_SAFE_INTEGER}`);
+      }
+      if (n < Number.MIN_SAFE_INTEGER) {
+        throw fail(`Too small: expected int to be >=${Number.MIN_SAFE_INTEGER}`);
+      }
+      if (n < min) throw fail(`Too small: expected number to be >=${min}`);
+      if (n > max) throw invalid(this);
       return n;
     },
   };

@@ -5,14 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "./errors.ts";
-import {
-  MESSAGES,
-  type Param,
-  type Params,
-  paramSchemaOf,
-  type ParamValues,
-  URL_QUERY,
-} from "./params.ts";
+import { MESSAGES, type Param, type Params, type ParamValues, URL_QUERY } from "./params.ts";
 import { parseUrlInput } from "./url_rule.ts";
 
 export { MESSAGES };
@@ -32,7 +25,10 @@ export function urlInput(message: string = MESSAGES.url) {
 
 /** The schema of one parameter: its type for the document, its own `parse` for the value. */
 function paramSchema<T>(name: string, param: Param<T>) {
-  const type = param.values
+  // A non-string one (param.schema.type) takes its raw value as readParams gives it (a list).
+  const type = param.schema?.type
+    ? z.unknown()
+    : param.values
     ? z.enum(param.values, { error: param.message })
     : z.string({ error: param.message });
   // Optional ones too go through parse, which gives the default of an absent one.
@@ -46,9 +42,13 @@ function paramSchema<T>(name: string, param: Param<T>) {
     }
   });
   const meta = {
-    param: { name, in: param.in, required: param.required },
-    // A number or flag is still read from a string: its document type is said here.
-    ...paramSchemaOf(param),
+    param: {
+      name,
+      in: param.in,
+      required: param.required,
+      ...(param.schema?.type === "array" ? { style: "form" as const, explode: true } : {}),
+    },
+    ...param.schema,
     ...(param.pattern === undefined ? {} : { pattern: param.pattern }),
     ...(param.default === undefined ? {} : { default: param.default }),
     description: param.description,

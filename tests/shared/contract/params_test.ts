@@ -1,14 +1,17 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { ApiError } from "../../../shared/contract/errors.ts";
+import { z } from "@hono/zod-openapi";
 import {
   booleanParam,
+  coercedIntegerParam,
   enumParam,
   MESSAGES,
   type Params,
-  paramSchemaOf,
+  patternStringParam,
   rangeParam,
   readParams,
+  stringListParam,
   URL_PARAM,
 } from "../../../shared/contract/params.ts";
 
@@ -94,7 +97,7 @@ Deno.test("booleanParam: absent is false, exactly true or false, else INVALID_IN
   for (const raw of ["", "1", "0", "TRUE", "yes", " true", ["true"], ["true", "true"]]) {
     assert.deepEqual(errorOf(() => flag.parse(raw)), bad, JSON.stringify(raw));
   }
-  assert.deepEqual(paramSchemaOf(flag), { type: "boolean" });
+  assert.deepEqual(flag.schema, { type: "boolean" });
   assert.equal(flag.required, false);
 });
 
@@ -113,7 +116,7 @@ Deno.test("rangeParam: plain decimals within the bounds, else INVALID_INPUT", ()
   ) {
     assert.deepEqual(errorOf(() => width.parse(raw)), bad, JSON.stringify(raw));
   }
-  assert.deepEqual(paramSchemaOf(width), { type: "integer", minimum: 320, maximum: 3840 });
+  assert.deepEqual(width.schema, { type: "integer", minimum: 320, maximum: 3840 });
 
   const scale = rangeParam(1, 3, { integer: false, description: "d", message: "scale" });
   assert.equal(scale.parse("1.5"), 1.5);
@@ -121,7 +124,88 @@ Deno.test("rangeParam: plain decimals within the bounds, else INVALID_INPUT", ()
   for (const raw of ["0.5", "3.01", "1.", ".5", "1e0", "Infinity", "NaN"]) {
     assert.deepEqual(errorOf(() => scale.parse(raw)).message, "scale", raw);
   }
-  assert.deepEqual(paramSchemaOf(scale), { type: "number", minimum: 1, maximum: 3 });
+  assert.deepEqual(scale.schema, { type: "number", minimum: 1, maximum: 3 });
   // A parameter that is a plain string says nothing more.
-  assert.deepEqual(paramSchemaOf(URL_PARAM), {});
+  assert.equal(URL_PARAM.schema, undefined);
+});
+
+/**
+ * What `schema` answers `raw`: its value, or the first issue's message (the first shell's
+ * error), next to what `param` answers.
+ */
+function bothAnswers(schema: z.ZodType, param: { parse(raw: unknown): unknown }, raw: unknown) {
+  const parsed = schema.safeParse(raw);
+  const zod = parsed.success ? { value: parsed.data } : { error: parsed.error.issues[0].message };
+  let own;
+  try {
+    own = { value: param.parse(raw) };
+  } catch (err) {
+    assert.ok(err instanceof ApiError, String(err));
+    assert.equal(err.code, "INVALID_INPUT");
+    own = { error: err.message };
+  }
+  return { zod, own };
+}
+
+Deno.test("patternStringParam: absent is undefined, else zod's string().regex() answers", () => {
+  const pattern = /^(?!\/)[a-z/]{1,5}$/;
+  const ref = patternStringParam(pattern, { description: "d" });
+  const schema = z.string().regex(pattern).optional();
+  for (const raw of [undefined, "a", "a/b", "", "/a", "abcdef", "A", ["a", "b"]]) {
+    const { zod, own } = bothAnswers(schema, ref, raw);
+    assert.deepEqual(own, zod, JSON.stringify(raw));
+  }
+  assert.equal(ref.pattern, pattern.source);
+  assert.throws(() => ref.parse("/"));
+});
+
+Deno.test("stringListParam: absent is [], one is a list, too many first, then a bad one", () => {
+  const valid = (s: string) => s !== "" && !s.includes("!");
+  const globs = stringListParam(3, valid, { description: "d", message: "Invalid glob" });
+  // The first shell's schema of the same list.
+  const schema = z.preprocess(
+    (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
+    z.array(z.string().refine(valid, "Invalid glob")).max(3),
+  );
+  const cases: unknown[] = [undefined, "a", "", "!", ["a", "b"], ["a", "!"], ["a", "b", "c"]];
+  cases.push(["a", "b", "c", "d"], ["!", "b", "c", "d"], ["a", "", "c", "!", "e"]);
+  for (const raw of cases) {
+    const { zod, own } = bothAnswers(schema, globs, raw);
+    assert.deepEqual(own, zod, JSON.stringify(raw));
+  }
+  assert.deepEqual(globs.parse(undefined), []);
+  assert.deepEqual(globs.schema, { type: "array", items: { type: "string" }, maxItems: 3 });
+});
+
+Deno.test("coercedIntegerParam: zod's coerce.number().int().min().max() answers, default when absent", () => {
+  const max = coercedIntegerParam(1, 2_000_000, { description: "d", default: 100 });
+  const schema = z.coerce.number().int().min(1).max(2_000_000).default(100);
+  const cases: unknown[] = [undefined, "1", "2000000", "0", "-1", "2000001", "", " ", " 12 "];
+  cases.push("1e3", "0x10");
+  cases.push("0b11", "+5", "1.5", "-1.5", "1e-7", "4.0000000000000001", "abc", "NaN", "1_000");
+  cases.push("Infinity", "-Infinity", "1e400", "9007199254740993", "-9007199254740993");
+  cases.push(["1", "2"]);
+  for (const raw of cases) {
+    const { zod, own } = bothAnswers(schema, max, raw);
+    assert.deepEqual(own, zod, JSON.stringify(raw));
+  }
+  assert.equal(max.parse(undefined), 100);
+  assert.deepEqual(max.schema, { type: "integer", minimum: 1, maximum: 2_000_000 });
+});
+
+Deno.test("readParams: a list parameter takes each repeated value", async () => {
+  const globs = stringListParam(2, (s) => s !== "", { description: "d", message: "bad glob" });
+  const get = echo({ url: URL_PARAM, include: globs });
+  assert.deepEqual(await get("/x/c?url=http://a.test&include=a&include=b"), {
+    status: 200,
+    body: { url: "http://a.test/", include: ["a", "b"] },
+  });
+  assert.deepEqual(await get("/x/c?url=http://a.test"), {
+    status: 200,
+    body: { url: "http://a.test/", include: [] },
+  });
+  assert.deepEqual(await get("/x/c?url=http://a.test&include=a&include="), {
+    status: 400,
+    body: { code: "INVALID_INPUT", message: "bad glob" },
+  });
 });
