@@ -93,11 +93,10 @@ export function buildDocument(
     if (!operation) throw new Error(`no document entry for operation ${route.operationId}`);
     const { request, ...rest } = operation as { request?: Record<string, unknown> };
     const params: Record<string, unknown> = {};
-    for (const place of ["query", "path"] as const) {
+    const field = { query: "query", path: "params", header: "headers" } as const;
+    for (const place of ["query", "path", "header"] as const) {
       const some = Object.entries(route.params ?? {}).filter(([, p]) => p.in === place);
-      if (some.length > 0) {
-        params[place === "path" ? "params" : "query"] = paramsSchema(Object.fromEntries(some));
-      }
+      if (some.length > 0) params[field[place]] = paramsSchema(Object.fromEntries(some));
     }
     doc.openAPIRegistry.registerPath(createRoute(
       {

@@ -24,8 +24,8 @@ export const MESSAGES = {
 
 /** A query or path parameter of a route. */
 export interface Param<T> {
-  /** Where it is read. */
-  in: "query" | "path";
+  /** Where it is read (a header by its name, case-insensitively). */
+  in: "query" | "path" | "header";
   /** Whether a request must carry it. */
   required: boolean;
   /** What it is, for the document. */
@@ -36,6 +36,9 @@ export interface Param<T> {
   values?: readonly [string, ...string[]];
   /** The pattern a value must match, for the document (parse checks it). */
   pattern?: string;
+  /** The fewest and most characters a value may have, for the document (parse checks it). */
+  minLength?: number;
+  maxLength?: number;
   /** The value of an absent optional parameter, for the document (parse gives it). */
   default?: string | number;
   /** The error a bad value gets. */
@@ -146,6 +149,7 @@ export function readParams<P extends Params>(c: Context, params: P): ParamValues
   for (const [name, param] of Object.entries(params)) {
     let raw: unknown;
     if (param.in === "path") raw = c.req.param(name);
+    else if (param.in === "header") raw = c.req.header(name);
     else {
       const all = c.req.queries(name);
       raw = all === undefined ? undefined : all.length === 1 ? all[0] : all;
@@ -205,4 +209,29 @@ export async function readJsonBody<T extends z.ZodType>(
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw validationError(parsed.error);
   return parsed.data;
+}
+
+/** The message of a repeated query parameter that takes one string (zod's, as it was). */
+export const NOT_A_STRING = "Invalid input: expected string, received array";
+
+/**
+ * An optional query parameter taken as written (undefined when absent); repeated, it is
+ * INVALID_INPUT {@link NOT_A_STRING}. Its meaning is checked by the handler.
+ */
+export function stringParam(doc: { description?: string; example?: string } = {}): Param<
+  string | undefined
+> {
+  return {
+    in: "query",
+    required: false,
+    // Absent: the document says nothing of it (a signed link's fields).
+    description: doc.description as string,
+    ...(doc.example === undefined ? {} : { example: doc.example }),
+    code: "INVALID_INPUT",
+    message: NOT_A_STRING,
+    parse(raw) {
+      if (raw === undefined || typeof raw === "string") return raw;
+      throw invalid(this);
+    },
+  };
 }

@@ -40,6 +40,8 @@ function paramSchema<T>(name: string, param: Param<T>) {
   });
   const meta = {
     param: { name, in: param.in, required: param.required },
+    ...(param.minLength === undefined ? {} : { minLength: param.minLength }),
+    ...(param.maxLength === undefined ? {} : { maxLength: param.maxLength }),
     ...(param.pattern === undefined ? {} : { pattern: param.pattern }),
     ...(param.default === undefined ? {} : { default: param.default }),
     description: param.description,
