@@ -149,7 +149,9 @@ export const PUBLIC_PATH_PARAMS = {
     code: "INVALID_INPUT",
     message: OBJECT_MESSAGES.invalidKey,
     parse(raw) {
-      return typeof raw === "string" ? raw : "";
+      // The router gives a path parameter only when it has one; an MCP call may not.
+      if (typeof raw !== "string" || raw === "") throw new ApiError(this.code, this.message);
+      return raw;
     },
   } satisfies Param<string>,
 };

@@ -148,7 +148,7 @@ async function staticGraph(entry: string): Promise<string[]> {
   return [...seen];
 }
 
-for (const slug of ["metadata-extractor", "ai-summary", "link-shortener"]) {
+for (const slug of ["metadata-extractor", "ai-summary", "link-shortener", "object-storage"]) {
   Deno.test(`${slug}: its app answers its routes without loading zod`, async () => {
     const graph = await staticGraph(`functions/${slug}/app.ts`);
     assert.ok(graph.some((s) => s.endsWith(`functions/${slug}/app.ts`)));
