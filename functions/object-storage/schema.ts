@@ -2,10 +2,14 @@
  * The zod schemas of `POST /object/sign`: its JSON body (checked by readJsonBody) and its
  * answer. Loaded by the first signing request or the document, never by an upload or a read.
  */
-import { z } from "@hono/zod-openapi";
+import { extendZodWithOpenApi, z } from "@hono/zod-openapi";
 import { isValidKey } from "../../shared/bindings/bucket/mod.ts";
 import { KEY_DESCRIPTION, MAX_CONTENT_TYPE, MEDIA_TYPE, OBJECT_MESSAGES } from "./params.ts";
 import { MAX_EXPIRES_IN } from "./signing.ts";
+
+// In a bundle this chunk can run before the one in which @hono/zod-openapi adds `.openapi()` to
+// zod (esbuild's code splitting takes `z` from zod itself): add it here first (a no-op when done).
+extendZodWithOpenApi(z);
 
 /** `POST /object/sign` body: what the link will allow. */
 export const SignBody = z.object({
