@@ -7,8 +7,9 @@ import { isValidKey } from "../../shared/bindings/bucket/mod.ts";
 import { KEY_DESCRIPTION, MAX_CONTENT_TYPE, MEDIA_TYPE, OBJECT_MESSAGES } from "./params.ts";
 import { MAX_EXPIRES_IN } from "./signing.ts";
 
-// In a bundle this chunk can run before the one in which @hono/zod-openapi adds `.openapi()` to
-// zod (esbuild's code splitting takes `z` from zod itself): add it here first (a no-op when done).
+// In a bundle, this module's chunk may run before the one in which @hono/zod-openapi adds
+// `.openapi()` to zod (esbuild's code splitting takes `z` from zod itself): add it first here
+// (a no-op once done).
 extendZodWithOpenApi(z);
 
 /** `POST /object/sign` body: what the link will allow. */
