@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, ElementHandle, Page } from "puppeteer-core";
-import { analyzeRoute } from "../functions/dependency-analyzer/app.ts";
+import { OPERATIONS } from "../functions/dependency-analyzer/operations.ts";
 import { DOCS_ASSETS, FAVICON_PATH } from "../shared/contract/docs.ts";
 import { chromiumTest, testBrowser } from "./screenshot/chromium.ts";
 import { startEntrypoint } from "./support/entrypoint.ts";
@@ -64,7 +64,7 @@ chromiumTest(
 
       const res = await page.goto(`${service.origin}/docs`, { waitUntil: "load" });
       assert.equal(res?.status(), 200);
-      const summary = analyzeRoute.summary!;
+      const summary = OPERATIONS.analyzePage.summary;
       const text = await waitForTexts(page, ["/analyze", summary]);
       for (const expected of ["dependency-analyzer", "OAS 3.1", "Root information document"]) {
         assert.ok(text.includes(expected), `"${expected}" in the rendered page`);

@@ -17,6 +17,7 @@ import { createApp as objectStorage } from "../functions/object-storage/app.ts";
 import { extractiveAi } from "../shared/bindings/ai/mod.ts";
 import { APP_WIDE_ERRORS } from "../shared/contract/document.ts";
 import { type LightApp, routeSpecs } from "../shared/contract/light_app.ts";
+import { type Param, paramSchemaOf } from "../shared/contract/params.ts";
 import type { BrowserBinding } from "../shared/bindings/browser/mod.ts";
 import { DOCS_ASSETS } from "../shared/contract/docs.ts";
 import { ERROR_STATUS } from "../shared/contract/errors.ts";
@@ -315,10 +316,34 @@ for (const slug of Object.keys(EXPERIMENTS)) {
 /**
  * A light app's routes read their parameters with the contract's validators, not with the
  * document's schemas: the two must say the same. For each route, the documented parameters
- * are its declared ones (name, place, required, description, example, enumeration), and each
- * validator accepts what the document offers (the example, each enumerated value) and refuses
- * what the document rules out (absence of a required one, a value outside the enumeration).
+ * are its declared ones (name, place, required, description, example, enumeration, type and
+ * bounds), and each validator accepts what the document offers (the example, each enumerated
+ * value, a number's bounds, a flag's two values) and refuses what the document rules out
+ * (absence of a required one, a value outside the enumeration or the bounds).
  */
+/**
+ * A parameter documented as an integer, number or boolean, or with a longest length: its
+ * validator takes what the schema allows at its edges and refuses what lies just past them.
+ */
+function assertTypedValidator(label: string, schema: Json, param: Param<unknown>): void {
+  if (schema.type === "boolean") {
+    assert.equal(param.parse("true"), true, label);
+    assert.equal(param.parse("false"), false, label);
+    assert.throws(() => param.parse("yes"), label);
+  }
+  if (schema.type === "integer" || schema.type === "number") {
+    assert.equal(param.parse(String(schema.minimum)), schema.minimum, label);
+    assert.equal(param.parse(String(schema.maximum)), schema.maximum, label);
+    assert.throws(() => param.parse(String(schema.minimum - 1)), label);
+    assert.throws(() => param.parse(String(schema.maximum + 1)), label);
+    assert.throws(() => param.parse("1e1"), label);
+  }
+  if (schema.type === "integer") assert.throws(() => param.parse(`${schema.minimum}.5`), label);
+  if (schema.maxLength !== undefined) {
+    assert.throws(() => param.parse("a".repeat(schema.maxLength + 1)), label);
+  }
+}
+
 for (const slug of Object.keys(EXPERIMENTS)) {
   Deno.test(`${slug}: a light app's documented parameters are its validators'`, () =>
     withApp(slug, async (app) => {
@@ -339,7 +364,13 @@ for (const slug of Object.keys(EXPERIMENTS)) {
         );
         for (const [i, [name, param]] of declared.entries()) {
           const schema = documented[i].schema;
-          assert.equal(schema.type, "string", `${label} ${name}`);
+          // A number or flag is read from a string, but documented as what it is.
+          const { type = "string", ...bounds } = paramSchemaOf(param);
+          assert.equal(schema.type, type, `${label} ${name}`);
+          for (const [keyword, value] of Object.entries(bounds)) {
+            assert.equal(schema[keyword], value, `${label} ${name} ${keyword}`);
+          }
+          assertTypedValidator(`${label} ${name}`, schema, param);
           assert.deepEqual(schema.enum, param.values, `${label} ${name}`);
           if (param.example !== undefined) param.parse(param.example);
           for (const value of schema.enum ?? []) assert.equal(param.parse(value), value);

@@ -1,18 +1,15 @@
 /** The dependency-analyzer experiment's app: `GET /analyze?url=`. */
-import { createRoute } from "@hono/zod-openapi";
 import {
-  createExperimentApp,
-  type ExperimentApp,
+  addRoute,
+  createLightApp,
   type ExperimentOptions,
-} from "../../shared/contract/app.ts";
+  type LightApp,
+} from "../../shared/contract/light_app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { Admission, admitted } from "../../shared/contract/admission.ts";
 import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
-import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
+import { URL_QUERY } from "../../shared/contract/params.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
-import { UrlQuery } from "../../shared/contract/validation.ts";
-import { AnalyzeResultSchema } from "./schema.ts";
-import { ANALYZE_EXAMPLE } from "./openapi_example.ts";
 import { ROOT } from "./root.ts";
 
 /**
@@ -37,27 +34,6 @@ export interface Bindings {
   analysisBudgetMs?: number;
 }
 
-/** `GET /analyze`: the route declaration (request and response schemas). */
-export const analyzeRoute = createRoute({
-  method: "get",
-  operationId: "analyzePage",
-  path: "/analyze",
-  summary: "What a page (or a package manifest) depends on",
-  description:
-    "Fetches the URL and lists its scripts, stylesheets, resource hints, iframes, import-map " +
-    'entries, hosts and detected libraries (`kind: "page"`), or, for a package.json, ' +
-    'deno.json or import map, its declared dependencies (`kind: "manifest"`).',
-  request: { query: UrlQuery },
-  responses: {
-    200: jsonContent(
-      AnalyzeResultSchema,
-      "The analysis; `status` is the upstream status",
-      ANALYZE_EXAMPLE,
-    ),
-    ...errorResponses("INVALID_URL", "FETCH_ERROR", "PARSE_ERROR"),
-  },
-});
-
 /** The MCP tools of `POST /mcp`, one per route (shared/contract/mcp.ts). */
 export const MCP_TOOLS: McpTool[] = [{
   name: "analyze_page",
@@ -71,11 +47,17 @@ export const MCP_TOOLS: McpTool[] = [{
 }];
 
 /** Creates the app over its bindings (pure: tests call `app.request()`, and may mute the log). */
-export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
-  const app = createExperimentApp(ROOT, options);
+export function createApp(bindings: Bindings, options: ExperimentOptions = {}): LightApp {
+  // Its response schemas (zod) load with the document, not with the first /analyze.
+  const app = createLightApp(ROOT, () => import("./operations.ts"), options);
   const pages = bindings.admission ?? new Admission();
-  app.openapi(analyzeRoute, async (c) => {
-    const { url } = c.req.valid("query");
+  const route = {
+    method: "get",
+    path: "/analyze",
+    operationId: "analyzePage",
+    params: URL_QUERY,
+  } as const;
+  addRoute(app, route, async (c, { url }) => {
     return await admitted(c, pages, "FETCH_ERROR", async () => {
       const { analyzeUrl } = await loadAnalyzer();
       return c.json(await analyzeUrl(url, bindings.fetchPolicy, bindings.analysisBudgetMs), 200);

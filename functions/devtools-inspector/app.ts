@@ -1,18 +1,15 @@
 /** The devtools-inspector experiment's app: `GET /inspect?url=`. */
-import { createRoute } from "@hono/zod-openapi";
 import {
-  createExperimentApp,
-  type ExperimentApp,
+  addRoute,
+  createLightApp,
   type ExperimentOptions,
-} from "../../shared/contract/app.ts";
+  type LightApp,
+} from "../../shared/contract/light_app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { Admission, admitted } from "../../shared/contract/admission.ts";
 import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
-import { errorResponses, jsonContent } from "../../shared/contract/openapi.ts";
+import { URL_QUERY } from "../../shared/contract/params.ts";
 import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
-import { UrlQuery } from "../../shared/contract/validation.ts";
-import { InspectResultSchema } from "./schema.ts";
-import { INSPECT_EXAMPLE } from "./openapi_example.ts";
 import { ROOT } from "./root.ts";
 
 /** The inspector (HTML parser, security table), loaded by the first `/inspect`. */
@@ -36,29 +33,6 @@ export interface Bindings {
   analysisBudgetMs?: number;
 }
 
-/** `GET /inspect`: the route declaration (request and response schemas). */
-export const inspectRoute = createRoute({
-  method: "get",
-  operationId: "inspectSite",
-  path: "/inspect",
-  summary: "What the network tab and a security-header audit would show for a URL",
-  description: "Fetches the URL (following redirects by hand) and reports each redirect hop, " +
-    "phase timings, the HTTP version, response headers, cookies (never their values), caching " +
-    "with a verdict, compression, the TLS certificate, protocol and cipher, a security audit " +
-    "scored as the MDN HTTP Observatory scores " +
-    "(checks, score, grade) and statistics of the HTML page. An upstream error status is still " +
-    "a 200 answer whose `status` says so; a body that is not HTML has `page: null`.",
-  request: { query: UrlQuery },
-  responses: {
-    200: jsonContent(
-      InspectResultSchema,
-      "The inspection; `status` is the upstream status",
-      INSPECT_EXAMPLE,
-    ),
-    ...errorResponses("INVALID_URL", "FETCH_ERROR", "PARSE_ERROR"),
-  },
-});
-
 /** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
 export const MCP_TOOLS: McpTool[] = [
   {
@@ -75,11 +49,17 @@ export const MCP_TOOLS: McpTool[] = [
 ];
 
 /** Creates the app over its bindings (pure: tests call `app.request()`, and may mute the log). */
-export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
-  const app = createExperimentApp(ROOT, options);
+export function createApp(bindings: Bindings, options: ExperimentOptions = {}): LightApp {
+  // Its response schemas (zod) load with the document, not with the first /inspect.
+  const app = createLightApp(ROOT, () => import("./operations.ts"), options);
   const pages = bindings.admission ?? new Admission();
-  app.openapi(inspectRoute, async (c) => {
-    const { url } = c.req.valid("query");
+  const route = {
+    method: "get",
+    path: "/inspect",
+    operationId: "inspectSite",
+    params: URL_QUERY,
+  } as const;
+  addRoute(app, route, async (c, { url }) => {
     return await admitted(c, pages, "FETCH_ERROR", async () => {
       const { inspectUrl } = await loadInspector();
       const { fetchPolicy, now, analysisBudgetMs } = bindings;

@@ -6,7 +6,12 @@
  */
 import { isValidKey, isValidPrefix, MAX_KEY_BYTES } from "../../shared/bindings/bucket/mod.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
-import { MESSAGES, type Param, stringParam } from "../../shared/contract/params.ts";
+import {
+  MESSAGES,
+  type Param,
+  stringParam,
+  type TypedParam,
+} from "../../shared/contract/params.ts";
 
 /** Messages of this experiment's 400s. */
 export const OBJECT_MESSAGES = {
@@ -40,11 +45,11 @@ export const MAX_CONTENT_TYPE = 255;
  * The required `key` query parameter: absent or empty is `missing` (with `code`; null: the
  * code-less body of `PUT /object`), repeated or not a valid key is "Invalid key".
  */
-function keyParam(missing: string, code: "INVALID_INPUT" | null): Param<string> {
+function keyParam(missing: string, code: "INVALID_INPUT" | null): TypedParam<string> {
   return {
     in: "query",
     required: true,
-    minLength: 1,
+    schema: { minLength: 1 },
     description: KEY_DESCRIPTION,
     example: "photos/cat.jpg",
     code: "INVALID_INPUT",
@@ -72,7 +77,7 @@ export const UPLOAD_PARAMS = {
   "content-type": {
     in: "header",
     required: false,
-    maxLength: MAX_CONTENT_TYPE,
+    schema: { maxLength: MAX_CONTENT_TYPE },
     pattern: MEDIA_TYPE.source,
     description: "Recorded as the object's content type (default application/octet-stream)",
     example: "image/png",
@@ -85,7 +90,7 @@ export const UPLOAD_PARAMS = {
       }
       throw new ApiError(this.code, this.message);
     },
-  } satisfies Param<string | undefined>,
+  } satisfies TypedParam<string | undefined>,
 };
 
 /** `GET`/`HEAD`/`DELETE /object`'s parameters. */

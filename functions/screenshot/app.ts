@@ -1,22 +1,27 @@
 /** The screenshot experiment's app: `GET /screenshot?url=` returns a PNG of the page. */
-import { createRoute } from "@hono/zod-openapi";
 import {
-  createExperimentApp,
-  type ExperimentApp,
+  addRoute,
+  createLightApp,
   type ExperimentOptions,
-} from "../../shared/contract/app.ts";
+  type LightApp,
+} from "../../shared/contract/light_app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { isPublicHost } from "../../shared/net/address.ts";
 import type { BrowserBinding } from "../../shared/bindings/browser/mod.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { Admission, admitted } from "../../shared/contract/admission.ts";
 import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
-import { errorResponses } from "../../shared/contract/openapi.ts";
 import { type FetchPolicy, privateHostError } from "../../shared/net/safe_fetch.ts";
-import { DEFAULT_LIMITS, DEFAULT_QUALITY, type ScreenshotLimits } from "./limits.ts";
+import {
+  CACHE_CONTROL,
+  CACHE_HEADER,
+  DEFAULT_LIMITS,
+  DEFAULT_QUALITY,
+  type ScreenshotLimits,
+} from "./limits.ts";
 import { WarmPages } from "./warm_pages.ts";
 import type { CaptureDeps, Prepared } from "./capture.ts";
-import { FORMATS, PngSchema, ScreenshotQuery } from "./schema.ts";
+import { FORMATS, SCREENSHOT_QUERY } from "./schema.ts";
 import { type CachedCapture, CaptureCache, etagOf, matchesIfNoneMatch } from "./capture_cache.ts";
 import { ROOT } from "./root.ts";
 
@@ -42,43 +47,8 @@ export interface Bindings {
  */
 const loadCapture = onFirstUse(() => import("./capture.ts"));
 
-/** The cache header of every PNG (contract: public, 60 seconds). */
-export const CACHE_CONTROL = "public, max-age=60";
-
-/** Response header saying whether the image came from the in-process cache (HIT/MISS). */
-export const CACHE_HEADER = "X-Screenshot-Cache";
-
-const screenshotRoute = createRoute({
-  method: "get",
-  operationId: "capturePage",
-  path: "/screenshot",
-  summary: "Screenshot a web page",
-  description: "Loads the page in a fresh incognito browser context (default viewport " +
-    "1280x800), waits until the network is idle and returns a PNG. Every connection the page " +
-    "makes is held to the address policy: private and reserved addresses are refused.",
-  request: { query: ScreenshotQuery },
-  responses: {
-    200: {
-      description: "The screenshot (PNG unless `format` says otherwise), or the PDF",
-      headers: {
-        "Cache-Control": { schema: { type: "string", example: CACHE_CONTROL } },
-        "ETag": { schema: { type: "string" }, description: "Strong ETag of the image bytes" },
-        [CACHE_HEADER]: {
-          schema: { type: "string", enum: ["HIT", "MISS"] },
-          description: "HIT when served from the in-process cache (same request within 60 s)",
-        },
-      },
-      content: {
-        "image/png": { schema: PngSchema },
-        "image/jpeg": { schema: PngSchema },
-        "image/webp": { schema: PngSchema },
-        "application/pdf": { schema: PngSchema },
-      },
-    },
-    304: { description: "Not modified: `If-None-Match` matched the image's ETag" },
-    ...errorResponses("INVALID_URL", "INVALID_INPUT", "SCREENSHOT_ERROR"),
-  },
-});
+/** The response headers every capture carries (limits.ts: the document names them too). */
+export { CACHE_CONTROL, CACHE_HEADER };
 
 /** The MCP tools of `POST /mcp`, one per main route (shared/contract/mcp.ts). */
 export const MCP_TOOLS: McpTool[] = [
@@ -97,7 +67,7 @@ export const MCP_TOOLS: McpTool[] = [
 ];
 
 /** Creates the app over its bindings (pure: tests call `app.request()`). */
-export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
+export function createApp(bindings: Bindings, options: ExperimentOptions = {}): LightApp {
   const limits: ScreenshotLimits = { ...DEFAULT_LIMITS, ...bindings.limits };
   const slots = new Admission({
     concurrency: limits.maxConcurrentPages,
@@ -122,9 +92,15 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
       () => {}, // no browser now: the next capture starts one
     );
   };
-  const app = createExperimentApp(ROOT, options);
-  app.openapi(screenshotRoute, async (c) => {
-    const query = c.req.valid("query");
+  // Its response schemas (zod) load with the document, not with the first /screenshot.
+  const app = createLightApp(ROOT, () => import("./operations.ts"), options);
+  const route = {
+    method: "get",
+    path: "/screenshot",
+    operationId: "capturePage",
+    params: SCREENSHOT_QUERY,
+  } as const;
+  addRoute(app, route, async (c, query) => {
     const { url, width, height, fullPage, deviceScaleFactor } = query;
     const format = query.format ?? "png";
     if (query.quality !== undefined && format === "png") {

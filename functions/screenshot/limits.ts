@@ -30,6 +30,12 @@ export const RANGES = {
   quality: { min: 1, max: 100 },
 } as const;
 
+/** The cache header of every PNG (contract: public, 60 seconds). */
+export const CACHE_CONTROL = "public, max-age=60";
+
+/** Response header saying whether the image came from the in-process cache (HIT/MISS). */
+export const CACHE_HEADER = "X-Screenshot-Cache";
+
 /** Quality of a lossy capture when the request names none. */
 export const DEFAULT_QUALITY = 80;
 

@@ -1,62 +1,42 @@
-/** The `/screenshot` request and response schemas. */
+/**
+ * The `/screenshot` query parameters, each read and checked by its own validator without zod
+ * (shared/contract/params.ts; the document is made from the same definitions), and the output
+ * formats, paper sizes and device presets they offer.
+ */
 import { isCssSelector } from "./css_selector.ts";
-import { z } from "@hono/zod-openapi";
-import { UrlQuery } from "../../shared/contract/validation.ts";
+import {
+  booleanParam,
+  enumParam,
+  type Param,
+  rangeParam,
+  type TypedParam,
+  URL_PARAM,
+} from "../../shared/contract/params.ts";
+import { ApiError } from "../../shared/contract/errors.ts";
 import { RANGES } from "./limits.ts";
 
 /**
- * An optional numeric query parameter within a range; anything else is 400 INVALID_INPUT
- * with a message naming the parameter and its range.
+ * An optional numeric query parameter within its range (plain decimals only); anything else is
+ * 400 INVALID_INPUT with a message naming the parameter and its range.
  */
-function rangeParam(name: keyof typeof RANGES, integer: boolean, description: string) {
+function range(name: keyof typeof RANGES, integer: boolean, description: string) {
   const { min, max } = RANGES[name];
   const message = `${name} must be ${integer ? "an integer" : "a number"} from ${min} to ${max}`;
-  return z.string({ error: message }).optional().transform((raw, ctx) => {
-    if (raw === undefined) return undefined;
-    // Plain decimals only: Number() would also take "1e3", "0x400" and " 800 ".
-    const n = Number(raw);
-    const ok = (integer ? /^\d+$/ : /^\d+(\.\d+)?$/).test(raw) && n >= min && n <= max;
-    if (!ok) {
-      ctx.addIssue({ code: "custom", message });
-      return z.NEVER;
-    }
-    return n;
-  }).openapi({
-    param: { name, in: "query", required: false },
-    type: integer ? "integer" : "number",
-    minimum: min,
-    maximum: max,
-    description,
-  });
+  return rangeParam(min, max, { integer, description, message });
 }
 
-const FULL_PAGE_MESSAGE = "fullPage must be true or false";
-
 /** An optional `true`/`false` query parameter; anything else is 400 naming it. */
-function boolParam(name: string, description: string) {
-  const message = `${name} must be true or false`;
-  return z.string({ error: message }).optional().transform((raw, ctx) => {
-    if (raw === undefined || raw === "false") return false;
-    if (raw === "true") return true;
-    ctx.addIssue({ code: "custom", message });
-    return z.NEVER;
-  }).openapi({ param: { name, in: "query", required: false }, type: "boolean", description });
+function flag(name: string, description: string) {
+  return booleanParam({ description, message: `${name} must be true or false` });
 }
 
 /** An optional query parameter from a fixed list; anything else is 400 naming it. */
-function enumParam<T extends string>(name: string, values: readonly T[], description: string) {
-  const message = `${name} must be one of ${values.join(", ")}`;
-  return z.string({ error: message }).optional().transform((raw, ctx) => {
-    if (raw === undefined) return undefined;
-    if ((values as readonly string[]).includes(raw)) return raw as T;
-    ctx.addIssue({ code: "custom", message });
-    return z.NEVER;
-  }).openapi({
-    param: { name, in: "query", required: false },
-    type: "string",
-    enum: [...values],
-    description,
-  });
+function oneOf<const V extends readonly [string, ...string[]]>(
+  name: string,
+  values: V,
+  description: string,
+) {
+  return enumParam(values, { description, message: `${name} must be one of ${values.join(", ")}` });
 }
 
 /** Output formats and their Content-Type. */
@@ -126,90 +106,91 @@ const WAIT_FOR_MESSAGE = `waitFor must be milliseconds from 0 to ${MAX_WAIT_FOR_
 const SELECTOR_MESSAGE =
   `selector must be a CSS selector of 1 to ${MAX_SELECTOR_LENGTH} characters`;
 
-/** `?url=` plus the optional capture parameters. */
-export const ScreenshotQuery = UrlQuery.extend({
-  width: rangeParam("width", true, "Viewport width in CSS pixels (default 1280)"),
-  height: rangeParam("height", true, "Viewport height in CSS pixels (default 800)"),
-  fullPage: z.string({ error: FULL_PAGE_MESSAGE }).optional().transform((raw, ctx) => {
-    if (raw === undefined || raw === "false") return false;
-    if (raw === "true") return true;
-    ctx.addIssue({ code: "custom", message: FULL_PAGE_MESSAGE });
-    return z.NEVER;
-  }).openapi({
-    param: { name: "fullPage", in: "query", required: false },
-    type: "boolean",
-    description: "`true` captures the whole scrollable page (up to 16384 device pixels high)",
-  }),
-  deviceScaleFactor: rangeParam(
+/** `?url=` plus the optional capture parameters, checked in this order. */
+export const SCREENSHOT_QUERY = {
+  url: URL_PARAM,
+  width: range("width", true, "Viewport width in CSS pixels (default 1280)"),
+  height: range("height", true, "Viewport height in CSS pixels (default 800)"),
+  fullPage: flag(
+    "fullPage",
+    "`true` captures the whole scrollable page (up to 16384 device pixels high)",
+  ),
+  deviceScaleFactor: range(
     "deviceScaleFactor",
     false,
     "Device pixel ratio; the PNG is this many times the viewport (default 1)",
   ),
-  format: enumParam(
+  format: oneOf(
     "format",
-    Object.keys(FORMATS) as ImageFormat[],
+    Object.keys(FORMATS) as [ImageFormat, ...ImageFormat[]],
     "Output format (default png); Content-Type matches. `pdf` prints the page (backgrounds " +
       "included) on `paper`",
   ),
-  paper: enumParam("paper", PAPERS, "Paper size of format=pdf (default a4)"),
-  landscape: boolParam("landscape", "`true` prints format=pdf in landscape"),
-  hideCookieBanners: boolParam(
+  paper: oneOf("paper", PAPERS, "Paper size of format=pdf (default a4)"),
+  landscape: flag("landscape", "`true` prints format=pdf in landscape"),
+  hideCookieBanners: flag(
     "hideCookieBanners",
     "`true` hides cookie-consent banners and their overlays (AdGuard Cookie Notices filter " +
       "and DuckDuckGo autoconsent's selectors, packaged with the service)",
   ),
-  blockAds: boolParam(
+  blockAds: flag(
     "blockAds",
     "`true` blocks ad and tracker requests and hides ad slots (AdGuard Base and Tracking " +
       "Protection filters, packaged with the service)",
   ),
-  device: enumParam(
+  device: oneOf(
     "device",
-    DEVICES,
+    DEVICES as [string, ...string[]],
     "Device preset (viewport, scale factor, touch, mobile, user agent); not with width, " +
       "height or deviceScaleFactor",
   ),
-  quality: rangeParam("quality", true, "Quality of jpeg and webp (default 80); not for png"),
-  colorScheme: enumParam(
+  quality: range("quality", true, "Quality of jpeg and webp (default 80); not for png"),
+  colorScheme: oneOf(
     "colorScheme",
-    ["light", "dark"] as const,
+    ["light", "dark"],
     "Emulated `prefers-color-scheme` (default: the browser's, light)",
   ),
-  reducedMotion: boolParam("reducedMotion", "`true` emulates `prefers-reduced-motion: reduce`"),
-  omitBackground: boolParam(
+  reducedMotion: flag("reducedMotion", "`true` emulates `prefers-reduced-motion: reduce`"),
+  omitBackground: flag(
     "omitBackground",
     "`true` makes the default white background transparent (png and webp only)",
   ),
-  selector: z.string({ error: SELECTOR_MESSAGE }).optional().transform((raw, ctx) => {
-    if (raw === undefined) return undefined;
-    if (raw.trim().length === 0 || raw.length > MAX_SELECTOR_LENGTH || !isCssSelector(raw)) {
-      ctx.addIssue({ code: "custom", message: SELECTOR_MESSAGE });
-      return z.NEVER;
-    }
-    return raw;
-  }).openapi({
-    param: { name: "selector", in: "query", required: false },
-    type: "string",
-    maxLength: MAX_SELECTOR_LENGTH,
+  selector: {
+    in: "query",
+    required: false,
     description: "CSS selector of one element to capture (its box); 502 when none matches",
-  }),
-  waitFor: z.string({ error: WAIT_FOR_MESSAGE }).optional().transform((raw, ctx) => {
-    if (raw === undefined) return undefined;
-    if (/^\d+$/.test(raw)) {
-      const ms = Number(raw);
-      if (ms <= MAX_WAIT_FOR_MS) return ms;
-    } else if (raw.trim().length > 0 && raw.length <= MAX_SELECTOR_LENGTH && isCssSelector(raw)) {
-      return raw;
-    }
-    ctx.addIssue({ code: "custom", message: WAIT_FOR_MESSAGE });
-    return z.NEVER;
-  }).openapi({
-    param: { name: "waitFor", in: "query", required: false },
-    type: "string",
+    schema: { maxLength: MAX_SELECTOR_LENGTH },
+    code: "INVALID_INPUT",
+    message: SELECTOR_MESSAGE,
+    parse(raw) {
+      if (raw === undefined) return undefined;
+      if (typeof raw === "string" && isSelector(raw)) return raw;
+      throw new ApiError(this.code, this.message);
+    },
+  } satisfies TypedParam<string | undefined>,
+  waitFor: {
+    in: "query",
+    required: false,
     description: `After network idle: milliseconds to wait (0-${MAX_WAIT_FOR_MS}), or a CSS ` +
       "selector that must appear (502 when it does not within the navigation timeout)",
-  }),
-});
+    code: "INVALID_INPUT",
+    message: WAIT_FOR_MESSAGE,
+    parse(raw) {
+      if (raw === undefined) return undefined;
+      if (typeof raw === "string") {
+        if (/^\d+$/.test(raw)) {
+          const ms = Number(raw);
+          if (ms <= MAX_WAIT_FOR_MS) return ms;
+        } else if (isSelector(raw)) {
+          return raw;
+        }
+      }
+      throw new ApiError(this.code, this.message);
+    },
+  } satisfies Param<number | string | undefined>,
+};
 
-/** The 200 body: image bytes (PNG unless `format` says otherwise). */
-export const PngSchema = z.string().openapi({ type: "string", format: "binary" });
+/** Whether `raw` is an accepted CSS selector: not blank, not too long, CSS only. */
+function isSelector(raw: string): boolean {
+  return raw.trim().length > 0 && raw.length <= MAX_SELECTOR_LENGTH && isCssSelector(raw);
+}

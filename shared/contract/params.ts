@@ -36,9 +36,6 @@ export interface Param<T> {
   values?: readonly [string, ...string[]];
   /** The pattern a value must match, for the document (parse checks it). */
   pattern?: string;
-  /** The fewest and most characters a value may have, for the document (parse checks it). */
-  minLength?: number;
-  maxLength?: number;
   /** The value of an absent optional parameter, for the document (parse gives it). */
   default?: string | number;
   /** The error a bad value gets. */
@@ -209,6 +206,78 @@ export async function readJsonBody<T extends z.ZodType>(
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw validationError(parsed.error);
   return parsed.data;
+}
+
+/**
+ * What the document says of a parameter whose value is not a plain string (its schema's
+ * `type`, bounds, shortest and longest length); the query value itself is still a string that
+ * `parse` reads.
+ */
+export interface ParamSchema {
+  type?: "integer" | "number" | "boolean";
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+}
+
+/** A parameter whose document schema says more than `type: string` (see ParamSchema). */
+export interface TypedParam<T> extends Param<T> {
+  /** Its schema's keywords in the document, in this order, after `type`. */
+  schema: ParamSchema;
+}
+
+/** The document schema of `param` beyond a plain string (empty for most parameters). */
+export function paramSchemaOf(param: Param<unknown>): ParamSchema {
+  return "schema" in param ? (param as TypedParam<unknown>).schema : {};
+}
+
+/**
+ * An optional query flag: `true` or `false` exactly (absent is false); anything else is
+ * INVALID_INPUT with `doc.message`. Documented as a boolean.
+ */
+export function booleanParam(doc: { description: string; message: string }): TypedParam<boolean> {
+  return {
+    in: "query",
+    required: false,
+    description: doc.description,
+    schema: { type: "boolean" },
+    code: "INVALID_INPUT",
+    message: doc.message,
+    parse(raw) {
+      if (raw === undefined || raw === "false") return false;
+      if (raw === "true") return true;
+      throw invalid(this);
+    },
+  };
+}
+
+/**
+ * An optional query number from `min` to `max` written as plain decimals (digits, and for a
+ * non-integer one a fractional part): `Number()` alone would also take `1e3`, `0x400` and
+ * ` 800 `. Absent is undefined; anything else is INVALID_INPUT with `doc.message`. Documented
+ * as an integer or number with its bounds.
+ */
+export function rangeParam(
+  min: number,
+  max: number,
+  doc: { integer: boolean; description: string; message: string },
+): TypedParam<number | undefined> {
+  const decimal = doc.integer ? /^\d+$/ : /^\d+(\.\d+)?$/;
+  return {
+    in: "query",
+    required: false,
+    description: doc.description,
+    schema: { type: doc.integer ? "integer" : "number", minimum: min, maximum: max },
+    code: "INVALID_INPUT",
+    message: doc.message,
+    parse(raw) {
+      if (raw === undefined) return undefined;
+      const n = typeof raw === "string" && decimal.test(raw) ? Number(raw) : NaN;
+      if (!(n >= min && n <= max)) throw invalid(this);
+      return n;
+    },
+  };
 }
 
 /** The message of a repeated query parameter that takes one string (zod's, as it was). */

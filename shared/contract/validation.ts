@@ -5,7 +5,14 @@
  */
 import { extendZodWithOpenApi, z } from "@hono/zod-openapi";
 import { ApiError } from "./errors.ts";
-import { MESSAGES, type Param, type Params, type ParamValues, URL_QUERY } from "./params.ts";
+import {
+  MESSAGES,
+  type Param,
+  type Params,
+  paramSchemaOf,
+  type ParamValues,
+  URL_QUERY,
+} from "./params.ts";
 import { parseUrlInput } from "./url_rule.ts";
 
 // In a bundle, this module's chunk may run before the one in which @hono/zod-openapi adds
@@ -45,8 +52,8 @@ function paramSchema<T>(name: string, param: Param<T>) {
   });
   const meta = {
     param: { name, in: param.in, required: param.required },
-    ...(param.minLength === undefined ? {} : { minLength: param.minLength }),
-    ...(param.maxLength === undefined ? {} : { maxLength: param.maxLength }),
+    // A number or flag is still read from a string: its document type is said here.
+    ...paramSchemaOf(param),
     ...(param.pattern === undefined ? {} : { pattern: param.pattern }),
     ...(param.default === undefined ? {} : { default: param.default }),
     description: param.description,

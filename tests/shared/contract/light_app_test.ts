@@ -148,7 +148,15 @@ async function staticGraph(entry: string): Promise<string[]> {
   return [...seen];
 }
 
-for (const slug of ["metadata-extractor", "ai-summary", "link-shortener", "object-storage"]) {
+for (
+  const slug of [
+    "metadata-extractor",
+    "ai-summary",
+    "link-shortener",
+    "screenshot",
+    "object-storage",
+  ]
+) {
   Deno.test(`${slug}: its app answers its routes without loading zod`, async () => {
     const graph = await staticGraph(`functions/${slug}/app.ts`);
     assert.ok(graph.some((s) => s.endsWith(`functions/${slug}/app.ts`)));
@@ -161,3 +169,12 @@ Deno.test("the zod-free check sees zod where an app loads it", async () => {
   const graph = await staticGraph("shared/contract/app.ts");
   assert.ok(graph.some((s) => /zod/.test(s)), graph.join("\n"));
 });
+
+for (const slug of ["dependency-analyzer", "devtools-inspector"]) {
+  Deno.test(`${slug}: its app answers its routes without loading zod`, async () => {
+    const graph = await staticGraph(`functions/${slug}/app.ts`);
+    assert.ok(graph.some((s) => s.endsWith(`functions/${slug}/app.ts`)));
+    const zod = graph.filter((s) => /zod|shared\/contract\/(document|validation|app)\.ts$/.test(s));
+    assert.deepEqual(zod, []);
+  });
+}

@@ -2,10 +2,13 @@ import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { ApiError } from "../../../shared/contract/errors.ts";
 import {
+  booleanParam,
   enumParam,
   MESSAGES,
   NOT_A_STRING,
   type Params,
+  paramSchemaOf,
+  rangeParam,
   readParams,
   stringParam,
   URL_PARAM,
@@ -82,6 +85,47 @@ Deno.test("readParams: query and path values, checked in order, a repeated one r
     status: 400,
     body: { code: "INVALID_INPUT", message: "bad format" },
   });
+});
+
+Deno.test("booleanParam: absent is false, exactly true or false, else INVALID_INPUT", () => {
+  const flag = booleanParam({ description: "d", message: "flag must be true or false" });
+  assert.equal(flag.parse(undefined), false);
+  assert.equal(flag.parse("true"), true);
+  assert.equal(flag.parse("false"), false);
+  const bad = { code: "INVALID_INPUT", message: "flag must be true or false" };
+  for (const raw of ["", "1", "0", "TRUE", "yes", " true", ["true"], ["true", "true"]]) {
+    assert.deepEqual(errorOf(() => flag.parse(raw)), bad, JSON.stringify(raw));
+  }
+  assert.deepEqual(paramSchemaOf(flag), { type: "boolean" });
+  assert.equal(flag.required, false);
+});
+
+Deno.test("rangeParam: plain decimals within the bounds, else INVALID_INPUT", () => {
+  const message = "width must be an integer from 320 to 3840";
+  const width = rangeParam(320, 3840, { integer: true, description: "d", message });
+  assert.equal(width.parse(undefined), undefined);
+  assert.equal(width.parse("320"), 320);
+  assert.equal(width.parse("3840"), 3840);
+  assert.equal(width.parse("0800"), 800);
+  const bad = { code: "INVALID_INPUT", message };
+  for (
+    const raw of ["", "319", "3841", "1e3", "0x400", " 800", "800 ", "800.0", "-800", "+800", [
+      "800",
+    ]]
+  ) {
+    assert.deepEqual(errorOf(() => width.parse(raw)), bad, JSON.stringify(raw));
+  }
+  assert.deepEqual(paramSchemaOf(width), { type: "integer", minimum: 320, maximum: 3840 });
+
+  const scale = rangeParam(1, 3, { integer: false, description: "d", message: "scale" });
+  assert.equal(scale.parse("1.5"), 1.5);
+  assert.equal(scale.parse("3"), 3);
+  for (const raw of ["0.5", "3.01", "1.", ".5", "1e0", "Infinity", "NaN"]) {
+    assert.deepEqual(errorOf(() => scale.parse(raw)).message, "scale", raw);
+  }
+  assert.deepEqual(paramSchemaOf(scale), { type: "number", minimum: 1, maximum: 3 });
+  // A parameter that is a plain string says nothing more.
+  assert.deepEqual(paramSchemaOf(URL_PARAM), {});
 });
 
 Deno.test("stringParam: absent is undefined, one value is itself, a repeated one INVALID_INPUT", () => {
