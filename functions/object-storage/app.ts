@@ -5,10 +5,11 @@
  */
 import type { Context } from "hono";
 import {
-  createExperimentApp,
-  type ExperimentApp,
+  addRoute,
+  createLightApp,
   type ExperimentOptions,
-} from "../../shared/contract/app.ts";
+  type LightApp,
+} from "../../shared/contract/light_app.ts";
 import {
   DEFAULT_CONTENT_TYPE,
   encodeKeyPath,
@@ -19,26 +20,21 @@ import type { Bindings } from "./config.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { checkDeclaredLength, limitBody } from "../../shared/contract/body_limit.ts";
 import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
+import { type Params, readJsonBody } from "../../shared/contract/params.ts";
+import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { serveObject } from "./serve_object.ts";
 import { storage, storageFailure } from "./storage_errors.ts";
 import {
-  ADMIN_TOKEN_SCHEME,
-  deleteRoute,
-  headRoute,
   LIST_LIMIT,
-  listRoute,
+  LIST_PARAMS,
   OBJECT_MESSAGES,
-  publicRoute,
-  readRoute,
-  SignBody,
-  signedReadRoute,
-  signedUploadRoute,
-  signRoute,
-  uploadRoute,
-} from "./routes.ts";
+  OBJECT_PARAMS,
+  PUBLIC_PATH_PARAMS,
+  SIGNED_PARAMS,
+  UPLOAD_PARAMS,
+} from "./params.ts";
 import { undecodableParam } from "./raw_query.ts";
-import { readJsonBody } from "../../shared/contract/validation.ts";
 import {
   isAdmin,
   signGrant,
@@ -46,10 +42,13 @@ import {
   type SigningConfig,
   verifyGrant,
 } from "./signing.ts";
+import { ROOT } from "./root.ts";
 
 /** Bytes of a `POST /object/sign` body at most. */
 const MAX_SIGN_BODY_BYTES = 4 * 1024;
-import { ROOT } from "./root.ts";
+
+/** The sign body's schema (zod), loaded by the first signing request: uploads never load it. */
+const loadSchemas = onFirstUse(() => import("./schema.ts"));
 
 /** The root information document (root.ts: start-up serves it without this module). */
 export { ROOT };
@@ -90,8 +89,9 @@ export const MCP_TOOLS: McpTool[] = [
  * `PUBLIC_BUCKET_URL`, it redirects (302) to `<PUBLIC_BUCKET_URL>/<key>`, the `url` an upload
  * answered with.
  */
-export function createApp(bindings: Bindings, options: ExperimentOptions = {}): ExperimentApp {
-  const app = createExperimentApp(ROOT, options);
+export function createApp(bindings: Bindings, options: ExperimentOptions = {}): LightApp {
+  // Its schemas (zod) load with the document or a signing request, not with an upload.
+  const app = createLightApp(ROOT, () => import("./operations.ts"), options);
   // A key or prefix that does not decode is refused, not kept as written (see raw_query.ts).
   app.use("*", async (c, next) => {
     const name = undecodableParam(c.req.url, ["key", "prefix"]);
@@ -131,10 +131,16 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     return c.json({ key, uploaded: true as const, ...(url ? { url } : {}) }, 200);
   };
 
-  app.openapi(uploadRoute, (c) => {
-    const { key, public: isPublic } = c.req.valid("query");
-    const contentType = c.req.valid("header")["content-type"]?.trim() || DEFAULT_CONTENT_TYPE;
-    return store(c, isPublic === "true", key, contentType, max);
+  const route = <P extends Params>(
+    method: "get" | "head" | "post" | "put" | "delete",
+    path: string,
+    operationId: string,
+    params?: P,
+  ) => ({ method, path, operationId, params });
+
+  addRoute(app, route("put", "/object", "putObject", UPLOAD_PARAMS), (c, params) => {
+    const contentType = params["content-type"]?.trim() || DEFAULT_CONTENT_TYPE;
+    return store(c, params.public === "true", params.key, contentType, max);
   });
 
   const now = bindings.now ?? Date.now;
@@ -144,21 +150,14 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     return bindings.signing;
   };
 
-  // The body is read by readJsonBody (4 KiB cap, "Invalid JSON" whatever the Content-Type):
-  // the declaration goes to the registry, the handler is mounted without the body validator.
-  app.openAPIRegistry.registerComponent("securitySchemes", ADMIN_TOKEN_SCHEME, {
-    type: "http",
-    scheme: "bearer",
-    description: "OBJECT_ADMIN_TOKEN, the token that may create signed links",
-  });
-  app.openAPIRegistry.registerPath(signRoute);
-  app.openapi({ ...signRoute, request: {}, hide: true }, async (c) => {
+  // The body is read by readJsonBody (4 KiB cap, "Invalid JSON" whatever the Content-Type).
+  addRoute(app, route("post", "/object/sign", "signObjectUrl"), async (c) => {
     const config = signing();
     if (!(await isAdmin(config, c.req.header("authorization")))) {
       c.header("www-authenticate", 'Bearer realm="object-storage"');
       throw new ApiError("INVALID_INPUT", SIGNING_MESSAGES.unauthorized, 401);
     }
-    const input = await readJsonBody(c, SignBody, MAX_SIGN_BODY_BYTES);
+    const input = await readJsonBody(c, (await loadSchemas()).SignBody, MAX_SIGN_BODY_BYTES);
     if (input.maxBytes !== undefined && input.maxBytes > max) {
       throw new ApiError("INVALID_INPUT", `maxBytes must be at most ${max}`);
     }
@@ -175,12 +174,14 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     return c.json({ url, expiresAt: new Date(expires * 1000).toISOString() }, 200);
   });
 
-  app.openapi(signedReadRoute, async (c) => {
+  const signed = (method: "get" | "put", operationId: string) =>
+    route(method, "/object/signed", operationId, SIGNED_PARAMS);
+  addRoute(app, signed("get", "getSignedObject"), async (c) => {
     const grant = await verifyGrant(signing(), "GET", new URL(c.req.url).searchParams, now());
     return serveObject(c, bucketOf(grant.public ? "true" : undefined), grant.key);
   });
 
-  app.openapi(signedUploadRoute, async (c) => {
+  addRoute(app, signed("put", "putSignedObject"), async (c) => {
     const grant = await verifyGrant(signing(), "PUT", new URL(c.req.url).searchParams, now());
     const sent = c.req.header("content-type")?.trim() || undefined;
     if (grant.contentType !== undefined && sent !== grant.contentType) {
@@ -190,22 +191,21 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     return store(c, grant.public, grant.key, sent ?? DEFAULT_CONTENT_TYPE, limit);
   });
 
-  app.openapi(readRoute, (c) => {
-    const { key, public: isPublic } = c.req.valid("query");
-    return serveObject(c, bucketOf(isPublic), key);
-  });
+  const read = route("get", "/object", "getObject", OBJECT_PARAMS);
+  addRoute(app, read, (c, { key, public: isPublic }) => serveObject(c, bucketOf(isPublic), key));
   // Hono runs the GET handler for HEAD; this only documents HEAD in /openapi.json.
-  app.openAPIRegistry.registerPath(headRoute);
+  addRoute(app, route("head", "/object", "headObject", OBJECT_PARAMS), (c, params) => {
+    return serveObject(c, bucketOf(params.public), params.key);
+  });
 
-  app.openapi(deleteRoute, async (c) => {
-    const { key, public: isPublic } = c.req.valid("query");
+  const remove = route("delete", "/object", "deleteObject", OBJECT_PARAMS);
+  addRoute(app, remove, async (c, { key, public: isPublic }) => {
     const deleted = await storage(() => bucketOf(isPublic).delete(key));
     if (!deleted) throw new ApiError("NOT_FOUND", OBJECT_MESSAGES.notFound);
     return c.json({ key, deleted: true as const }, 200);
   });
 
-  app.openapi(listRoute, async (c) => {
-    const query = c.req.valid("query");
+  addRoute(app, route("get", "/objects", "listObjects", LIST_PARAMS), async (c, query) => {
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     if (after === null) throw new ApiError("INVALID_INPUT", OBJECT_MESSAGES.invalidCursor);
     const page = await storage(() =>
@@ -227,7 +227,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
     }, 200);
   });
 
-  app.openapi(publicRoute, (c) => {
+  const servePublic = (c: Context) => {
     const key = publicKey(c);
     const base = bindings.PUBLIC_BUCKET_URL;
     if (bindings.PUBLIC_BUCKET.kind === "s3" && base && !isOwnPublicPath(base, c.req.url)) {
@@ -235,7 +235,11 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
       return c.redirect(`${base}/${encodeKeyPath(key)}`, 302);
     }
     return serveObject(c, bindings.PUBLIC_BUCKET, key);
-  });
+  };
+  // `/public/{key}` takes one segment; a key with `/` is the same route under Hono's
+  // `:key{.+}`, which spans `/` (both read the key from the raw path).
+  addRoute(app, route("get", "/public/{key}", "getPublicObject", PUBLIC_PATH_PARAMS), servePublic);
+  app.get("/public/:key{.+}", servePublic);
   addMcp(app, ROOT, MCP_TOOLS);
   return app;
 }

@@ -12,7 +12,7 @@ import {
 } from "../../shared/bindings/bucket/mod.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { ifRangeHolds, noneMatchHits, parseRange, resolveRange } from "./conditions.ts";
-import { OBJECT_MESSAGES } from "./routes.ts";
+import { OBJECT_MESSAGES } from "./params.ts";
 import { storage, storageFailure } from "./storage_errors.ts";
 
 // A conditional read looks the object up, then reads it; if it is replaced in between, the

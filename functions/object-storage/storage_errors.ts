@@ -7,7 +7,7 @@ import { InvalidKeyError } from "../../shared/bindings/bucket/mod.ts";
 import { NotConfiguredError } from "../../shared/contract/config.ts";
 import { ApiError, safeMessage } from "../../shared/contract/errors.ts";
 import { errorText, logEvent } from "../../shared/contract/log.ts";
-import { OBJECT_MESSAGES } from "./routes.ts";
+import { OBJECT_MESSAGES } from "./params.ts";
 
 /** The contract error for a failed bucket operation (logging the details of a real failure). */
 export function storageFailure(err: unknown): ApiError {

@@ -4,10 +4,15 @@
  * (shared/contract/light_app.ts), the whole document from its route declarations. Loaded with
  * zod, on the first request that needs the document.
  */
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, extendZodWithOpenApi, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { OpenApiDocument, OperationsModule, RootInfo, RouteSpec } from "./light_app.ts";
 import { ErrorBodySchema, jsonContent, openapiPaths, publicByDefault } from "./openapi.ts";
 import { paramsSchema } from "./validation.ts";
+
+// In a bundle, this module's chunk may run before the one in which @hono/zod-openapi adds
+// `.openapi()` to zod (esbuild's code splitting takes `z` from zod itself): add it first here
+// (a no-op once done).
+extendZodWithOpenApi(z);
 
 /**
  * The errors every route may answer besides those it declares, said once in the document's
@@ -93,11 +98,10 @@ export function buildDocument(
     if (!operation) throw new Error(`no document entry for operation ${route.operationId}`);
     const { request, ...rest } = operation as { request?: Record<string, unknown> };
     const params: Record<string, unknown> = {};
-    for (const place of ["query", "path"] as const) {
+    const field = { query: "query", path: "params", header: "headers" } as const;
+    for (const place of ["query", "path", "header"] as const) {
       const some = Object.entries(route.params ?? {}).filter(([, p]) => p.in === place);
-      if (some.length > 0) {
-        params[place === "path" ? "params" : "query"] = paramsSchema(Object.fromEntries(some));
-      }
+      if (some.length > 0) params[field[place]] = paramsSchema(Object.fromEntries(some));
     }
     doc.openAPIRegistry.registerPath(createRoute(
       {

@@ -66,7 +66,8 @@ export async function openapiDocument(app: object): Promise<OpenApiDocument> {
 
 /** A route of a light app: what the router and the document both read. */
 export interface RouteSpec<P extends Params = Params> {
-  method: "get" | "post" | "put" | "patch" | "delete";
+  /** `head` is for the document only: Hono answers a HEAD request with the GET route. */
+  method: "get" | "head" | "post" | "put" | "patch" | "delete";
   /** The path in OpenAPI form (`/metadata`, `/{code}`). */
   path: string;
   /** Names the route in the document and for MCP; its `operations` entry has the same key. */

@@ -1,6 +1,11 @@
 /** Building blocks of route declarations: JSON content, the error body, error responses. */
-import { z } from "@hono/zod-openapi";
+import { extendZodWithOpenApi, z } from "@hono/zod-openapi";
 import { ERROR_STATUS, type ErrorCode } from "./errors.ts";
+
+// In a bundle, this module's chunk may run before the one in which @hono/zod-openapi adds
+// `.openapi()` to zod (esbuild's code splitting takes `z` from zod itself): add it first here
+// (a no-op once done).
+extendZodWithOpenApi(z);
 
 /** The error body of the contract. */
 export const ErrorBodySchema = z.object({

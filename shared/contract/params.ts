@@ -24,8 +24,8 @@ export const MESSAGES = {
 
 /** A query or path parameter of a route. */
 export interface Param<T> {
-  /** Where it is read. */
-  in: "query" | "path";
+  /** Where it is read (a header by its name, case-insensitively). */
+  in: "query" | "path" | "header";
   /** Whether a request must carry it. */
   required: boolean;
   /** What it is, for the document. */
@@ -151,6 +151,7 @@ export function readParams<P extends Params>(c: Context, params: P): ParamValues
   for (const [name, param] of Object.entries(params)) {
     let raw: unknown;
     if (param.in === "path") raw = c.req.param(name);
+    else if (param.in === "header") raw = c.req.header(name);
     else {
       const all = c.req.queries(name);
       raw = all === undefined ? undefined : all.length === 1 ? all[0] : all;
@@ -217,6 +218,7 @@ export type ParamSchema = {
   type?: "integer" | "number" | "boolean" | "array";
   minimum?: number;
   maximum?: number;
+  minLength?: number;
   maxLength?: number;
   items?: { type: "string" };
   maxItems?: number;
@@ -288,7 +290,7 @@ export function patternStringParam(
     parse(raw) {
       if (raw === undefined) return undefined;
       if (typeof raw !== "string") {
-        throw new ApiError("INVALID_INPUT", "Invalid input: expected string, received array");
+        throw new ApiError("INVALID_INPUT", NOT_A_STRING);
       }
       if (!pattern.test(raw)) throw invalid(this);
       return raw;
@@ -358,6 +360,31 @@ export function coercedIntegerParam(
       if (n < min) throw fail(`Too small: expected number to be >=${min}`);
       if (n > max) throw invalid(this);
       return n;
+    },
+  };
+}
+
+/** The message of a repeated query parameter that takes one string (zod's, as it was). */
+export const NOT_A_STRING = "Invalid input: expected string, received array";
+
+/**
+ * An optional query parameter taken as written (undefined when absent); repeated, it is
+ * INVALID_INPUT {@link NOT_A_STRING}. Its meaning is checked by the handler.
+ */
+export function stringParam(doc: { description?: string; example?: string } = {}): Param<
+  string | undefined
+> {
+  return {
+    in: "query",
+    required: false,
+    // Absent: the document says nothing of it (a signed link's fields).
+    description: doc.description as string,
+    ...(doc.example === undefined ? {} : { example: doc.example }),
+    code: "INVALID_INPUT",
+    message: NOT_A_STRING,
+    parse(raw) {
+      if (raw === undefined || typeof raw === "string") return raw;
+      throw invalid(this);
     },
   };
 }

@@ -3,10 +3,15 @@
  * parameters made from their definitions (params.ts) for route declarations. Loaded with zod:
  * by the document, a JSON body's schema, or an app built on OpenAPIHono.
  */
-import { z } from "@hono/zod-openapi";
+import { extendZodWithOpenApi, z } from "@hono/zod-openapi";
 import { ApiError } from "./errors.ts";
 import { MESSAGES, type Param, type Params, type ParamValues, URL_QUERY } from "./params.ts";
 import { parseUrlInput } from "./url_rule.ts";
+
+// In a bundle, this module's chunk may run before the one in which @hono/zod-openapi adds
+// `.openapi()` to zod (esbuild's code splitting takes `z` from zod itself): add it first here
+// (a no-op once done).
+extendZodWithOpenApi(z);
 
 export { MESSAGES };
 export { readJsonBody, validationError, validationHook } from "./params.ts";

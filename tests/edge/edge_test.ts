@@ -419,6 +419,10 @@ const CASES: EdgeCase[] = [
       };
       await withBundle(s, this.slug, { ...s3Env(s.s3.endpoint), ...signing }, async (p) => {
         await assertRoot(p, this.slug);
+        // The document first: its chunks alone must give zod its `.openapi()`.
+        const doc = await fetch(`${p.origin}/openapi.json`);
+        assert.equal(doc.status, 200);
+        assert.ok((await doc.json()).paths["/object/signed"]);
         // A signed PUT link (WebCrypto HMAC in the bundle), then the upload through it.
         const sign = await fetch(`${p.origin}/object/sign`, {
           method: "POST",

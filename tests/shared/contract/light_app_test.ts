@@ -155,6 +155,7 @@ for (
     "link-shortener",
     "screenshot",
     "repo-explainer",
+    "object-storage",
   ]
 ) {
   Deno.test(`${slug}: its app answers its routes without loading zod`, async () => {

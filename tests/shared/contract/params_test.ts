@@ -7,11 +7,13 @@ import {
   coercedIntegerParam,
   enumParam,
   MESSAGES,
+  NOT_A_STRING,
   type Params,
   patternStringParam,
   rangeParam,
   readParams,
   stringListParam,
+  stringParam,
   URL_PARAM,
 } from "../../../shared/contract/params.ts";
 
@@ -208,4 +210,27 @@ Deno.test("readParams: a list parameter takes each repeated value", async () => 
     status: 400,
     body: { code: "INVALID_INPUT", message: "bad glob" },
   });
+});
+
+Deno.test("stringParam: absent is undefined, one value is itself, a repeated one INVALID_INPUT", () => {
+  const cursor = stringParam({ description: "The cursor" });
+  assert.equal(cursor.parse(undefined), undefined);
+  assert.equal(cursor.parse(""), "");
+  assert.equal(cursor.parse(" a b "), " a b ");
+  assert.deepEqual(errorOf(() => cursor.parse(["a", "b"])), {
+    code: "INVALID_INPUT",
+    message: NOT_A_STRING,
+  });
+  assert.equal(cursor.required, false);
+  assert.equal(stringParam().description, undefined, "undocumented without a description");
+});
+
+Deno.test("readParams: a header parameter is read from the headers, not the query", async () => {
+  const app = new Hono();
+  const params = { "x-kind": { ...stringParam(), in: "header" as const } };
+  app.get("/", (c) => c.json(readParams(c, params)));
+  const read = async (init: RequestInit, path = "/") =>
+    await (await app.request(path, init)).json();
+  assert.deepEqual(await read({ headers: { "X-Kind": "a" } }), { "x-kind": "a" });
+  assert.deepEqual(await read({}, "/?x-kind=q"), {}, "the query's value is not the header's");
 });
