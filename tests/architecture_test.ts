@@ -52,10 +52,13 @@ export function violation(from: string, to: string): string | null {
 Deno.test("the layer rules catch what they forbid", () => {
   assert.equal(violation("functions/a/app.ts", "functions/b/x.ts"), "experiment → experiment");
   assert.equal(
-    violation("shared/contract/app.ts", "shared/bindings/db.ts"),
+    violation("shared/contract/light_app.ts", "shared/bindings/db.ts"),
     "contract → shared/bindings",
   );
-  assert.equal(violation("shared/contract/app.ts", "shared/net/html.ts"), "contract → shared/net");
+  assert.equal(
+    violation("shared/contract/light_app.ts", "shared/net/html.ts"),
+    "contract → shared/net",
+  );
   assert.equal(violation("shared/net/html.ts", "shared/bindings/db.ts"), "net → bindings");
   assert.equal(violation("shared/net/html.ts", "functions/a/x.ts"), "shared → outside shared");
   assert.equal(

@@ -2,7 +2,7 @@
  * The root information document of dependency-analyzer (`GET /`), apart from app.ts: a cold start serves
  * it without loading the app (shared/contract/front.ts).
  */
-import type { RootInfo } from "../../shared/contract/app.ts";
+import type { RootInfo } from "../../shared/contract/light_app.ts";
 
 /** The root information document. */
 export const ROOT: RootInfo = {

@@ -10,7 +10,7 @@
  * middleware: request id, CORS, JSON charset, one log line; same error handlers).
  */
 import { Hono } from "hono";
-import type { RootInfo } from "./app.ts";
+import type { RootInfo } from "./light_app.ts";
 import { notFound, onError } from "./errors.ts";
 import { jsonCharset, openCors, requestLog, type SharedVariables } from "./middleware.ts";
 import { onFirstUse } from "./lazy.ts";

@@ -90,7 +90,7 @@ export interface OperationsModule {
   COMPONENTS?: Record<string, Record<string, unknown>>;
 }
 
-/** The Hono app type of a light experiment (an OpenAPIHono experiment app is one too). */
+/** The Hono app type of an experiment. */
 export type LightApp = Hono<{ Variables: SharedVariables }>;
 
 /** The routes added to each light app, in order (the document lists them so). */

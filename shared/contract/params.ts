@@ -182,14 +182,6 @@ export function validationError(error: z.ZodError): ApiError {
   return new ApiError(code, message);
 }
 
-/** The `defaultHook` of every OpenAPIHono app: a failed validation throws the contract error. */
-export function validationHook(
-  result: { success: boolean; error?: z.ZodError },
-  _c: Context,
-): void {
-  if (!result.success && result.error) throw validationError(result.error);
-}
-
 /**
  * Reads a JSON body of at most `maxBytes` and validates it with `schema`: a body over the
  * cap is 413 INVALID_INPUT as soon as the count passes it (see body_limit.ts; chunked bodies

@@ -1,11 +1,11 @@
 /**
  * The zod side of the contract's inputs: the `url` body field, and the schemas of route
  * parameters made from their definitions (params.ts) for route declarations. Loaded with zod:
- * by the document, a JSON body's schema, or an app built on OpenAPIHono.
+ * by the document and by a JSON body's schema.
  */
 import { extendZodWithOpenApi, z } from "@hono/zod-openapi";
 import { ApiError } from "./errors.ts";
-import { MESSAGES, type Param, type Params, type ParamValues, URL_QUERY } from "./params.ts";
+import { MESSAGES, type Param, type Params, type ParamValues } from "./params.ts";
 import { parseUrlInput } from "./url_rule.ts";
 
 // In a bundle, this module's chunk may run before the one in which @hono/zod-openapi adds
@@ -14,7 +14,7 @@ import { parseUrlInput } from "./url_rule.ts";
 extendZodWithOpenApi(z);
 
 export { MESSAGES };
-export { readJsonBody, validationError, validationHook } from "./params.ts";
+export { readJsonBody, validationError } from "./params.ts";
 
 /** A `url` input under the URL input rule; parses to its normalised string form. */
 export function urlInput(message: string = MESSAGES.url) {
@@ -64,8 +64,7 @@ function paramSchema<T>(name: string, param: Param<T>) {
 
 /**
  * The zod schema of a route's parameters (shared/contract/params.ts), for a route declaration:
- * the document's parameters are made from it, and an OpenAPIHono route that validates with it
- * runs each parameter's own `parse` (the same error, whichever shell serves the route).
+ * the document's parameters are made from it, and it runs each parameter's own `parse`.
  */
 export function paramsSchema<P extends Params>(
   params: P,
@@ -76,6 +75,3 @@ export function paramsSchema<P extends Params>(
     { [K in keyof P]: z.ZodType<ParamValues<P>[K]> }
   >;
 }
-
-/** `?url=` of the fetch-and-parse, summary and screenshot routes (params.ts's URL_QUERY). */
-export const UrlQuery = paramsSchema(URL_QUERY);

@@ -1,27 +1,21 @@
 import assert from "node:assert/strict";
-import { createRoute, z } from "@hono/zod-openapi";
-import { createExperimentApp } from "../../../shared/contract/app.ts";
+import { z } from "@hono/zod-openapi";
+import { addRoute, createLightApp } from "../../../shared/contract/light_app.ts";
 import { ApiError } from "../../../shared/contract/errors.ts";
-import { errorResponses, jsonContent } from "../../../shared/contract/openapi.ts";
-import { MESSAGES, readJsonBody, UrlQuery } from "../../../shared/contract/validation.ts";
+import { MESSAGES, readJsonBody, URL_QUERY } from "../../../shared/contract/params.ts";
 
 const INFO = { name: "test", description: "A test experiment.", usage: "GET /echo?url=<url>" };
 
 /** An app with a route for each shared behaviour under test; log lines are kept. */
 function testApp() {
   const lines: string[] = [];
-  const app = createExperimentApp(INFO, { log: (line) => lines.push(line) });
-  app.openapi(
-    createRoute({
-      method: "get",
-      path: "/echo",
-      request: { query: UrlQuery },
-      responses: {
-        200: jsonContent(z.object({ url: z.string() }), "The normalised URL"),
-        ...errorResponses("INVALID_URL"),
-      },
-    }),
-    (c) => c.json({ url: c.req.valid("query").url }, 200),
+  const app = createLightApp(INFO, () => Promise.resolve({ OPERATIONS: {} }), {
+    log: (line) => lines.push(line),
+  });
+  addRoute(
+    app,
+    { method: "get", path: "/echo", operationId: "echo", params: URL_QUERY },
+    (c, { url }) => c.json({ url }, 200),
   );
   app.get("/boom", () => {
     throw new Error("connect failed for libsql://user:secret@db.internal/x at /srv/app/db.ts:12");

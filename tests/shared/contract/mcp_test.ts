@@ -5,8 +5,9 @@
  * every module that loads before the first `POST /mcp`.
  */
 import assert from "node:assert/strict";
-import { createRoute, z } from "@hono/zod-openapi";
-import { createExperimentApp } from "../../../shared/contract/app.ts";
+import { z } from "@hono/zod-openapi";
+import { addRoute, createLightApp } from "../../../shared/contract/light_app.ts";
+import { type Params, readJsonBody } from "../../../shared/contract/params.ts";
 import { ApiError } from "../../../shared/contract/errors.ts";
 import { addMcp, MCP_POST_ONLY } from "../../../shared/contract/mcp.ts";
 import { errorResponses, jsonContent } from "../../../shared/contract/openapi.ts";
@@ -21,58 +22,80 @@ const EchoResult = z.object({
   header: z.string().nullable(),
 }).openapi("EchoResult");
 
-const echoRoute = createRoute({
-  method: "post",
-  operationId: "echoNote",
-  path: "/echo/{id}",
-  summary: "Echo a note",
-  request: {
-    params: z.object({
-      id: z.string().openapi({ param: { name: "id", in: "path", required: true } }),
-    }),
-    query: z.object({
-      times: z.string().regex(/^\d+$/, "times must be digits").optional().openapi({
-        param: { name: "times", in: "query", required: false },
-        type: "integer",
-        description: "How many times",
-      }),
-    }),
-    headers: z.object({
-      "x-tag": z.string().optional().openapi({
-        param: { name: "x-tag", in: "header", required: false },
-        description: "A tag",
-      }),
-    }),
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: z.object({
-            note: z.string().openapi({ description: "The note", example: "hi" }),
-          }).openapi("EchoBody"),
+const EchoBody = z.object({
+  note: z.string().openapi({ description: "The note", example: "hi" }),
+}).openapi("EchoBody");
+
+/** The echo route's parameters, checked by the contract's own validators. */
+const ECHO_PARAMS = {
+  id: {
+    in: "path",
+    required: true,
+    description: "Which echo",
+    code: "INVALID_INPUT",
+    message: "id is required",
+    parse(raw: unknown) {
+      if (typeof raw !== "string" || raw === "") throw new ApiError(this.code, this.message);
+      return raw;
+    },
+  },
+  times: {
+    in: "query",
+    required: false,
+    description: "How many times",
+    schema: { type: "integer" },
+    code: "INVALID_INPUT",
+    message: "times must be digits",
+    parse(raw: unknown) {
+      if (raw === undefined) return undefined;
+      if (typeof raw === "string" && /^\d+$/.test(raw)) return raw;
+      throw new ApiError(this.code, this.message);
+    },
+  },
+  "x-tag": {
+    in: "header",
+    required: false,
+    description: "A tag",
+    code: "INVALID_INPUT",
+    message: "x-tag must be a string",
+    parse: (raw: unknown) => raw as string | undefined,
+  },
+} satisfies Params;
+
+/** What the document says of the echo route beyond its parameters (loaded with it). */
+const ECHO_OPERATIONS = {
+  echoNote: {
+    summary: "Echo a note",
+    request: {
+      body: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: EchoBody,
+          },
         },
       },
     },
+    responses: {
+      200: jsonContent(EchoResult, "The echo"),
+      ...errorResponses("INVALID_INPUT", "NOT_FOUND"),
+    },
   },
-  responses: {
-    200: jsonContent(EchoResult, "The echo"),
-    ...errorResponses("INVALID_INPUT", "NOT_FOUND"),
-  },
-});
+};
 
 function echoApp(log: (line: string) => void = () => {}) {
-  const app = createExperimentApp(ROOT, { log });
-  app.openapi(echoRoute, (c) => {
-    const { id } = c.req.valid("param");
-    if (id === "missing") throw new ApiError("NOT_FOUND", "No such echo");
-    const { times } = c.req.valid("query");
-    return c.json({
-      id,
-      times: Number(times ?? 1),
-      note: c.req.valid("json").note,
-      header: c.req.header("x-tag") ?? null,
-    }, 200);
+  const app = createLightApp(ROOT, () => Promise.resolve({ OPERATIONS: ECHO_OPERATIONS }), {
+    log,
   });
+  addRoute(
+    app,
+    { method: "post", path: "/echo/{id}", operationId: "echoNote", params: ECHO_PARAMS },
+    async (c, { id, times, "x-tag": tag }) => {
+      if (id === "missing") throw new ApiError("NOT_FOUND", "No such echo");
+      const { note } = await readJsonBody(c, EchoBody, 1024);
+      return c.json({ id, times: Number(times ?? 1), note, header: tag ?? null }, 200);
+    },
+  );
   addMcp(app, ROOT, [{
     name: "echo_note",
     operationId: "echoNote",
@@ -88,7 +111,7 @@ Deno.test("a tool's input joins the path, query, header parameters and the JSON 
   assert.deepEqual(tool.inputSchema, {
     type: "object",
     properties: {
-      id: { type: "string" },
+      id: { type: "string", description: "Which echo" },
       times: { type: "integer", description: "How many times" },
       "x-tag": { type: "string", description: "A tag" },
       note: { type: "string", description: "The note", example: "hi" },
