@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { ApiError } from "../../shared/contract/errors.ts";
 import { NOT_A_STRING } from "../../shared/contract/params.ts";
 import {
   LIST_PARAMS,
@@ -9,17 +8,7 @@ import {
   SIGNED_PARAMS,
   UPLOAD_PARAMS,
 } from "../../functions/object-storage/params.ts";
-
-/** The error `fn` throws, which must be the contract's. */
-function errorOf(fn: () => unknown): { code: string | null; message: string } {
-  try {
-    fn();
-  } catch (err) {
-    assert.ok(err instanceof ApiError, String(err));
-    return { code: err.code, message: err.message };
-  }
-  assert.fail("no error");
-}
+import { errorOf } from "../support/api_error.ts";
 
 const INVALID_KEY = { code: "INVALID_INPUT", message: OBJECT_MESSAGES.invalidKey };
 const REPEATED = { code: "INVALID_INPUT", message: NOT_A_STRING };

@@ -16,17 +16,7 @@ import {
   stringParam,
   URL_PARAM,
 } from "../../../shared/contract/params.ts";
-
-/** The error `fn` throws, which must be the contract's. */
-function errorOf(fn: () => unknown): { code: string | null; message: string } {
-  try {
-    fn();
-  } catch (err) {
-    assert.ok(err instanceof ApiError, String(err));
-    return { code: err.code, message: err.message };
-  }
-  assert.fail("no error");
-}
+import { errorOf } from "../../support/api_error.ts";
 
 const BAD_URL = { code: "INVALID_URL", message: MESSAGES.url };
 
