@@ -19,7 +19,7 @@ import { Admission, admitted } from "../../shared/contract/admission.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { MODEL_HEADER } from "../../shared/contract/middleware.ts";
-import { type FetchPolicy, safeFetch } from "../../shared/net/safe_fetch.ts";
+import { type FetchPolicy, type FetchResult, safeFetch } from "../../shared/net/safe_fetch.ts";
 import { enumParam, URL_PARAM } from "../../shared/contract/params.ts";
 import { summaryMessages } from "./prompt.ts";
 import { ROOT } from "./root.ts";
@@ -32,6 +32,20 @@ import { SUMMARY_ADMISSION } from "./config.ts";
 const loadReader = onFirstUse(() => import("./page_text.ts"));
 /** The `/read` pipeline (reader, sanitiser, Markdown writer), loaded by the first `/read`. */
 const loadRead = onFirstUse(() => import("./read.ts"));
+
+/** The page at `url` through the safe fetch; a failed fetch or an HTTP error is `code`. */
+async function fetchPage(
+  url: string,
+  policy: FetchPolicy,
+  code: "FETCH_ERROR" | "FETCH_OR_AI_ERROR",
+): Promise<FetchResult> {
+  const page = await safeFetch(url, policy, { errorCode: code });
+  if (page.status >= 400) {
+    const status = `${page.status}${page.statusText ? ` ${page.statusText}` : ""}`;
+    throw new ApiError(code, `Page responded with HTTP ${status}`);
+  }
+  return page;
+}
 
 /** The root information document (root.ts: start-up serves it without this module). */
 export { ROOT };
@@ -101,13 +115,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   addRoute(app, summaryRoute, async (c, { url }) => {
     // The page and its tree are what take memory; the model call after them runs unqueued.
     const { title, text } = await admitted(c, pages, "FETCH_OR_AI_ERROR", async () => {
-      const page = await safeFetch(url, bindings.fetchPolicy, { errorCode: "FETCH_OR_AI_ERROR" });
-      if (page.status >= 400) {
-        throw new ApiError(
-          "FETCH_OR_AI_ERROR",
-          `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
-        );
-      }
+      const page = await fetchPage(url, bindings.fetchPolicy, "FETCH_OR_AI_ERROR");
       const { pageText, readerLimits } = await loadReader();
       return await pageText(page, readerLimits(bindings.readBudgetMs));
     });
@@ -126,13 +134,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   addRoute(app, readRoute, async (c, { url, format = "markdown" }) => {
     // The same page slots as /summary: a page and its tree take memory whichever route reads it.
     const article = await admitted(c, pages, "FETCH_ERROR", async () => {
-      const page = await safeFetch(url, bindings.fetchPolicy);
-      if (page.status >= 400) {
-        throw new ApiError(
-          "FETCH_ERROR",
-          `Page responded with HTTP ${page.status}${page.statusText ? ` ${page.statusText}` : ""}`,
-        );
-      }
+      const page = await fetchPage(url, bindings.fetchPolicy, "FETCH_ERROR");
       const { readArticle, readerLimits } = await loadRead();
       return await readArticle(url, page, format, readerLimits(bindings.readBudgetMs));
     });
