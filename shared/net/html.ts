@@ -10,6 +10,7 @@ import { selectAll, selectOne } from "css-select";
 import { DomHandler, isTag, isText } from "domhandler";
 import { cooperative } from "../contract/cooperative.ts";
 import { ApiError, type ErrorCode } from "../contract/errors.ts";
+import { SkippingTokenizer } from "./skipping_tokenizer.ts";
 
 export type { AnyNode, Document, Element };
 
@@ -21,7 +22,11 @@ export function parseHtml(html: string): Document {
   return parseDocument(html, PARSER_OPTIONS);
 }
 
-const PARSER_OPTIONS = { decodeEntities: true, lowerCaseAttributeNames: true };
+const PARSER_OPTIONS = {
+  decodeEntities: true,
+  lowerCaseAttributeNames: true,
+  Tokenizer: SkippingTokenizer,
+};
 
 /** Bounds on one parse: a page over any of them is refused, not parsed. */
 export interface ParseLimits {
