@@ -4,12 +4,13 @@
  * rules) and parse5-htmlparser2-tree-adapter makes it a domhandler tree, so css-select and the
  * shared helpers read it like any other. The parse is bounded: nesting depth, node count and
  * time; it is fed in chunks and yields to the event loop between them, so one hostile page
- * does not block other requests for long.
+ * does not block other requests for long. Its tokenizer takes runs of plain text at once
+ * (skipping_parser.ts: the same tokens and tree as stock parse5's).
  */
-import { Parser } from "parse5";
 import { adapter } from "parse5-htmlparser2-tree-adapter";
 import type { Document, Element, ParentNode } from "domhandler";
 import { cooperative, type YieldSoon } from "../../shared/contract/cooperative.ts";
+import { skippingParser } from "./skipping_parser.ts";
 
 /** Limits of one page's parse and read. */
 export interface TreeLimits {
@@ -98,7 +99,7 @@ export async function parseTree(
       adapter.insertBefore(parent, child, reference);
     },
   };
-  const parser = new Parser({ treeAdapter: bounded });
+  const parser = skippingParser({ treeAdapter: bounded });
   for (let i = 0; i < html.length; i += CHUNK_CHARS) {
     const last = i + CHUNK_CHARS >= html.length;
     parser.tokenizer.write(html.slice(i, i + CHUNK_CHARS), last);

@@ -1,0 +1,95 @@
+/**
+ * parse5's Parser with a tokenizer that takes a run of ordinary characters in one native
+ * search instead of one step of its state machine per character. In text (the data, RCDATA,
+ * RAWTEXT, script data and PLAINTEXT states), in quoted attribute values and in comments, the
+ * stock state does the same for every character of such a run: it appends it to the pending
+ * slice of input (`_extendRun`), in text after checking that the character token being built
+ * has its type (characters or white space, which a run never mixes). Here the first character
+ * goes through the stock state and the rest of its run is then consumed at once: the same
+ * tokens, at the same places, with the same preprocessor state. A run never holds what the
+ * preprocessor treats apart (CR, LF, surrogates, control characters, noncharacters) nor what
+ * a state stops at (`<`, `&`, the quote, `-`, NUL). On an instance's first page (code not yet
+ * compiled by the JIT) the per-character steps took most of the parse (bench/cold_path.ts).
+ * tests/ai-summary/skipping_parser_test.ts checks tokens and trees equal stock parse5's.
+ */
+import { Parser, type ParserOptions, Tokenizer, type TreeAdapterTypeMap } from "parse5";
+
+/** The fields and methods read here (private in parse5's types). */
+interface Internals {
+  state: number;
+  runEnd: number;
+  preprocessor: { html: string; pos: number };
+}
+type StateMethod = (this: Internals, cp: number) => void;
+
+/**
+ * A run of `allowed` (a character class body) plus what the preprocessor passes through as it
+ * is: U+00A0 to U+FDCF outside the surrogates (below U+00A0, `allowed` says which).
+ */
+const runOf = (allowed: string) => new RegExp(`[${allowed}\\xa0-\\ud7ff\\ue000-\\ufdcf]*`, "y");
+
+/** Text in the data and RCDATA states: not `<`, `&` or white space. */
+const TEXT_RUN = runOf("\\x21-\\x25\\x27-\\x3b\\x3d-\\x7e");
+/** Text in the RAWTEXT, script data and PLAINTEXT states (no references there): not `<`. */
+const RAW_RUN = runOf("\\x21-\\x3b\\x3d-\\x7e");
+/** White space in text, without line breaks (the preprocessor counts lines). */
+const SPACE_RUN = /[ \t\f]*/y;
+/** A double-quoted attribute value: not its quote or `&` (white space is part of it). */
+const DOUBLE_QUOTED_RUN = runOf("\\t\\f\\x20\\x21\\x23-\\x25\\x27-\\x7e");
+/** A single-quoted attribute value: not its quote or `&`. */
+const SINGLE_QUOTED_RUN = runOf("\\t\\f\\x20-\\x25\\x28-\\x7e");
+/** A comment: not `-` or `<` (either may begin its end or a nested opening). */
+const COMMENT_RUN = runOf("\\t\\f\\x20-\\x2c\\x2e-\\x3b\\x3d-\\x7e");
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const FORM_FEED = 0x0c;
+
+/**
+ * Wraps the stock state `name`: after it has taken the current character `cp` (the input's
+ * character at `pos`) and stayed in its state, the rest of the run that `pick(cp)` matches is
+ * consumed: `pos` moves to its last character and the pending slice ends after it, which is
+ * what the stock loop leaves after taking those characters one by one.
+ */
+function skipAfter(name: string, pick: (cp: number) => RegExp): void {
+  const state = (Tokenizer.prototype as unknown as Record<string, StateMethod>)[name];
+  (SkippingTokenizer.prototype as unknown as Record<string, StateMethod>)[name] = function (cp) {
+    const before = this.state;
+    state.call(this, cp);
+    const p = this.preprocessor;
+    if (this.state !== before || p.html.charCodeAt(p.pos) !== cp) return;
+    const re = pick(cp);
+    re.lastIndex = p.pos;
+    re.test(p.html);
+    if (re.lastIndex > p.pos + 1) {
+      p.pos = re.lastIndex - 1;
+      this.runEnd = re.lastIndex;
+    }
+  };
+}
+
+const isSpace = (cp: number) => cp === SPACE || cp === TAB || cp === FORM_FEED;
+
+/** parse5's tokenizer, taking runs of ordinary characters at once (see the module doc). */
+class SkippingTokenizer extends Tokenizer {}
+
+skipAfter("_stateData", (cp) => isSpace(cp) ? SPACE_RUN : TEXT_RUN);
+skipAfter("_stateRcdata", (cp) => isSpace(cp) ? SPACE_RUN : TEXT_RUN);
+skipAfter("_stateRawtext", (cp) => isSpace(cp) ? SPACE_RUN : RAW_RUN);
+skipAfter("_stateScriptData", (cp) => isSpace(cp) ? SPACE_RUN : RAW_RUN);
+skipAfter("_statePlaintext", (cp) => isSpace(cp) ? SPACE_RUN : RAW_RUN);
+skipAfter("_stateAttributeValueDoubleQuoted", () => DOUBLE_QUOTED_RUN);
+skipAfter("_stateAttributeValueSingleQuoted", () => SINGLE_QUOTED_RUN);
+skipAfter("_stateComment", () => COMMENT_RUN);
+
+/**
+ * A parse5 Parser for a document whose tokenizer takes runs of ordinary characters at once
+ * (same tokens and tree as `new Parser(options)`); feed it with `parser.tokenizer.write`.
+ */
+export function skippingParser<T extends TreeAdapterTypeMap>(
+  options: ParserOptions<T>,
+): Parser<T> {
+  const parser = new Parser(options);
+  Object.setPrototypeOf(parser.tokenizer, SkippingTokenizer.prototype);
+  return parser;
+}

@@ -1,0 +1,144 @@
+import assert from "node:assert/strict";
+import { Parser } from "parse5";
+import { skippingParser } from "../../functions/ai-summary/skipping_parser.ts";
+import { type MakeParser, parse5Tokens, parse5Tree } from "../support/parse5_tokens.ts";
+
+const stock: MakeParser = (options) => new Parser(options);
+const skipping: MakeParser = (options) => skippingParser(options);
+
+/**
+ * Markup pieces that exercise every state the skipping tokenizer touches and its neighbours:
+ * the text states (script, style, title, textarea, plaintext), attribute values, comments,
+ * references, and what the preprocessor treats apart (CR, LF, pairs, lone surrogates,
+ * controls, noncharacters).
+ */
+const PIECES = [
+  "text ",
+  "more words",
+  "<",
+  ">",
+  "&",
+  "&amp;",
+  "&amp",
+  "&#x41;",
+  "&#128512;",
+  "&notit;",
+  "<p>",
+  "</p>",
+  '<a href="x&amp;y z">',
+  "<a href='q&lt; r'>",
+  "<a title=un&amp;q>",
+  '<img alt="">',
+  "<br/>",
+  "<script>",
+  "</script>",
+  "<!--<script>",
+  "<style>",
+  "</style>",
+  "<title>",
+  "</title>",
+  "<textarea>",
+  "</textarea>",
+  "<pre>",
+  "<noscript>",
+  "<xmp>",
+  "<svg>",
+  "<math>",
+  "</svg>",
+  "<table>",
+  "<td>",
+  "<select>",
+  "<!--",
+  "-->",
+  "--",
+  "<![CDATA[",
+  "]]>",
+  "<!doctype html>",
+  "<?xml ?>",
+  "</",
+  '"',
+  "'",
+  "=",
+  " ",
+  "  \t",
+  "\f",
+  "\n",
+  "\r",
+  "\r\n",
+  "é",
+  "日本",
+  "😀",
+  "\ud800",
+  "\udc00",
+  "\0",
+  "\x01",
+  "\x7f",
+  "\x85",
+  "\ufdd0",
+  "\uffff",
+  "<plaintext>",
+];
+
+/** A deterministic random page from PIECES (xorshift, so a failure is reproducible). */
+function randomPage(seed: number, length: number): string {
+  let x = seed || 1;
+  let out = "";
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out += PIECES[(x >>> 0) % PIECES.length];
+  }
+  return out;
+}
+
+Deno.test("skippingParser: the stock tokens, locations, errors and tree, at every chunking", () => {
+  for (let seed = 1; seed <= 500; seed++) {
+    const html = randomPage(seed, 60);
+    for (const chunk of [Infinity, 1, 2, 3, 7, 16]) {
+      assert.deepEqual(
+        parse5Tokens(html, skipping, chunk),
+        parse5Tokens(html, stock, chunk),
+        `seed ${seed}, chunks of ${chunk}: ${JSON.stringify(html)}`,
+      );
+    }
+  }
+});
+
+Deno.test("skippingParser: the stock tree without locations or error handler (the reader's options)", () => {
+  for (let seed = 1000; seed <= 1300; seed++) {
+    const html = randomPage(seed, 80);
+    for (const chunk of [Infinity, 5]) {
+      assert.equal(parse5Tree(html, skipping, chunk), parse5Tree(html, stock, chunk));
+    }
+  }
+});
+
+Deno.test("skippingParser: long runs come out whole, references decoded around them", () => {
+  const words = "lorem ipsum dolor sit amet ".repeat(2000);
+  const html = `<title>a &amp; b</title><p class="x y &quot;z&quot;">${words}&lt;end</p>` +
+    `<script>var s = "${"abc ".repeat(500)}";</script><!-- ${"c".repeat(3000)} -->`;
+  assert.equal(parse5Tree(html, skipping, 16 * 1024), parse5Tree(html, stock));
+  const tree = parse5Tree(html, skipping, 1000);
+  assert.ok(tree.includes(`${words}&lt;end</p>`));
+  assert.ok(tree.includes('class="x y &quot;z&quot;"'));
+  assert.ok(tree.includes(`<!-- ${"c".repeat(3000)} -->`));
+});
+
+Deno.test("skippingParser: its tokenizer skips (fewer state steps than stock)", () => {
+  // Counted through the state method the loop calls per character in text.
+  const count = (make: MakeParser) => {
+    const parser = make({});
+    const t = parser.tokenizer as unknown as { _stateData(cp: number): void };
+    const stateData = t._stateData;
+    let steps = 0;
+    t._stateData = function (this: unknown, cp: number) {
+      steps++;
+      stateData.call(this, cp);
+    };
+    parser.tokenizer.write(`<p>${"abcdefghij ".repeat(1000)}</p>`, true);
+    return steps;
+  };
+  const [fast, slow] = [count(skipping), count(stock)];
+  assert.ok(fast * 4 < slow, `${fast} steps vs ${slow}`);
+});

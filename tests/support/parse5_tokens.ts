@@ -1,0 +1,60 @@
+/**
+ * Every token parse5's tokenizer gives its tree builder for a page fed in chunks, with source
+ * locations and parse errors, as lines of text, and the tree built: what the reader's skipping
+ * parser (functions/ai-summary/skipping_parser.ts) must agree on with stock parse5 (its tests,
+ * and its check on real pages in bench/skipping_parser_test.ts).
+ */
+import { Parser, type ParserOptions, serialize } from "parse5";
+import type { DefaultTreeAdapterMap } from "parse5";
+
+/** Makes the parser to run (stock: `(o) => new Parser(o)`). */
+export type MakeParser = (
+  options: ParserOptions<DefaultTreeAdapterMap>,
+) => Parser<DefaultTreeAdapterMap>;
+
+const HANDLERS = [
+  "onCharacter",
+  "onNullCharacter",
+  "onWhitespaceCharacter",
+  "onComment",
+  "onDoctype",
+  "onStartTag",
+  "onEndTag",
+  "onEof",
+] as const;
+
+/**
+ * The tokens (with locations) and parse errors of one parse of `html`, written `chunk`
+ * characters at a time, then the serialised tree as the last line.
+ */
+export function parse5Tokens(html: string, make: MakeParser, chunk = Infinity): string[] {
+  const out: string[] = [];
+  const parser = make({
+    sourceCodeLocationInfo: true,
+    onParseError: (e) => out.push(`error ${JSON.stringify(e)}`),
+  });
+  const handler = parser as unknown as Record<string, (token: unknown) => void>;
+  for (const name of HANDLERS) {
+    const stock = handler[name].bind(parser);
+    handler[name] = (token) => {
+      out.push(`${name} ${JSON.stringify(token)}`);
+      stock(token);
+    };
+  }
+  if (html.length === 0) parser.tokenizer.write("", true);
+  for (let i = 0; i < html.length; i += chunk) {
+    parser.tokenizer.write(html.slice(i, i + chunk), i + chunk >= html.length);
+  }
+  out.push(`tree ${serialize(parser.document)}`);
+  return out;
+}
+
+/** The same parse without locations or errors (the reader's options): the tree alone. */
+export function parse5Tree(html: string, make: MakeParser, chunk = Infinity): string {
+  const parser = make({});
+  if (html.length === 0) parser.tokenizer.write("", true);
+  for (let i = 0; i < html.length; i += chunk) {
+    parser.tokenizer.write(html.slice(i, i + chunk), i + chunk >= html.length);
+  }
+  return serialize(parser.document);
+}
