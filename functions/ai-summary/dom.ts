@@ -3,7 +3,6 @@
  * stack, never recursion), so a deeply nested page cannot overflow the call stack, and the
  * mutations keep domhandler's parent/prev/next links right.
  */
-import { cloneNode } from "domhandler";
 import type { AnyNode, ChildNode, Element, ParentNode } from "domhandler";
 
 /** True for an element node. */
@@ -42,6 +41,41 @@ export function textContent(node: AnyNode): string {
   return parts.join("");
 }
 
+/**
+ * True when some text under `node` is not white space: `textContent(node).trim() !== ""`
+ * without building the text (it stops at the first such text node).
+ */
+export function hasText(node: AnyNode): boolean {
+  const stack: AnyNode[] = [node];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (isTextNode(n)) {
+      if (NOT_SPACE.test(n.data)) return true;
+    } else {
+      const kids = childrenOf(n);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    }
+  }
+  return false;
+}
+/** What `trim()` keeps: `\s` is exactly the white space it removes. */
+const NOT_SPACE = /\S/;
+
+/**
+ * True when some element under `root` (not `root` itself) is named in `names`:
+ * `descendants(root, names).length > 0` without listing them (it stops at the first).
+ */
+export function hasDescendant(root: AnyNode, names: ReadonlySet<string>): boolean {
+  const stack: AnyNode[] = [...childrenOf(root)];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (!isElement(n)) continue;
+    if (names.has(n.name)) return true;
+    for (const c of n.children) stack.push(c);
+  }
+  return false;
+}
+
 /** `textContent` trimmed, runs of two or more white space characters made one space. */
 export function innerText(node: AnyNode): string {
   return textContent(node).trim().replace(/\s{2,}/g, " ");
@@ -77,34 +111,6 @@ export function hasAncestor(
     depth++;
   }
   return false;
-}
-
-/**
- * A deep copy of `root`, as domhandler's `cloneNode(true)` makes it (each node copied by
- * `cloneNode`, then linked), built iteratively with `yieldSoon` every few hundred nodes: a
- * page of 150,000 elements takes long enough to copy that it must let other requests run.
- */
-export async function cloneTree<T extends AnyNode>(
-  root: T,
-  yieldSoon: () => Promise<void>,
-): Promise<T> {
-  const copy = cloneNode(root, false);
-  const stack: [AnyNode, AnyNode][] = [[root, copy]];
-  let copied = 0;
-  while (stack.length > 0) {
-    const [from, to] = stack.pop()!;
-    const kids = childrenOf(from);
-    if (kids.length === 0) continue;
-    const copies: AnyNode[] = [];
-    for (const kid of kids) {
-      const kidCopy = cloneNode(kid, false);
-      copies.push(kidCopy);
-      stack.push([kid, kidCopy]);
-      if ((++copied & 255) === 0) await yieldSoon();
-    }
-    relinkChildren(to as ParentNode, copies);
-  }
-  return copy;
 }
 
 /** Removes a node from its parent. */

@@ -92,12 +92,18 @@ export async function readArticle(
   }
   try {
     const yieldSoon = readerYield(limits.maxMs);
-    const doc = await parseTree(page.text, limits, yieldSoon);
+    const reparse = () => parseTree(page.text, limits, yieldSoon);
+    const doc = await reparse();
     const meta = await articleMeta(doc, yieldSoon);
     // Relative addresses resolve as the browser would: against <base href>, else the page.
     const base = documentBase(doc, page.finalUrl);
     await yieldSoon();
-    const { title, article, byline } = await extractArticle(doc, yieldSoon, page.finalUrl);
+    const { title, article, byline } = await extractArticle(
+      doc,
+      reparse,
+      yieldSoon,
+      page.finalUrl,
+    );
     const text = article ? await blockText(article, yieldSoon) : "";
     let content = text;
     if (article && format !== "text") {

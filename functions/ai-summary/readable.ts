@@ -17,12 +17,13 @@ import type { YieldSoon } from "../../shared/contract/cooperative.ts";
 import {
   appendAll,
   childrenOf,
-  cloneTree,
   descendants,
   detach,
   detachAll,
   elementChildren,
   hasAncestor,
+  hasDescendant,
+  hasText,
   innerText,
   insert,
   isElement,
@@ -174,22 +175,13 @@ export async function readPage(
 ): Promise<ReadResult> {
   const limits = options.limits ?? DEFAULT_TREE_LIMITS;
   const yieldSoon = readerYield(limits.maxMs);
-  const doc = await parseTree(html, limits, yieldSoon);
-  return await readDocument(doc, yieldSoon, options.url);
-}
-
-/**
- * The title and main text of a parsed page (the tree is changed as it is read); `url`, the
- * page's address, helps tell the site's name in the title.
- */
-export async function readDocument(
-  doc: Document,
-  yieldSoon: YieldSoon = readerYield(),
-  url?: string,
-): Promise<ReadResult> {
-  const { title, article } = await extractArticle(doc, yieldSoon, url);
+  const reparse = () => parseTree(html, limits, yieldSoon);
+  const { title, article } = await extractArticle(await reparse(), reparse, yieldSoon, options.url);
   return { title, text: article ? await blockText(article, yieldSoon) : "" };
 }
+
+/** Parses the page again: each attempt of the article search changes the tree it reads. */
+export type Reparse = () => Promise<Document>;
 
 /** The article of a page: its clean title, the article element and the byline the page shows. */
 export interface Article {
@@ -203,10 +195,13 @@ export interface Article {
 /**
  * The article element of a parsed page (the tree is changed as it is read); `url`, the
  * page's address, helps tell the site's name in the title. Long work awaits `yieldSoon`
- * (other requests run meanwhile; past its budget it throws TreeLimitError).
+ * (other requests run meanwhile; past its budget it throws TreeLimitError). When the first
+ * attempt finds too little text, the next one reads the page from `reparse` (a fresh tree,
+ * rather than a copy kept of this one for a retry most pages never need).
  */
 export async function extractArticle(
   doc: Document,
+  reparse: Reparse,
   yieldSoon: YieldSoon = readerYield(),
   url?: string,
 ): Promise<Article> {
@@ -216,7 +211,13 @@ export async function extractArticle(
   if (!body) return { title, article: null, byline: null };
   await prepare(body, yieldSoon);
   const found: Found = { byline: null };
-  const article = await grabArticle(body, title ?? "", yieldSoon, found) ?? body;
+  // The same page as `body` now: parsed, then prepared.
+  const fresh = async () => {
+    const again = bodyOf(await reparse()) ?? body;
+    await prepare(again, yieldSoon);
+    return again;
+  };
+  const article = await grabArticle(body, fresh, title ?? "", yieldSoon, found) ?? body;
   await removeBoilerplate(article, yieldSoon);
   return { title, article, byline: found.byline };
 }
@@ -396,7 +397,7 @@ function isWhitespace(node: AnyNode): boolean {
 }
 
 function hasChildBlock(el: Element): boolean {
-  return descendants(el).some((d) => DIV_TO_P.has(d.name));
+  return hasDescendant(el, DIV_TO_P);
 }
 
 function hasSingleChild(el: Element, name: string): boolean {
@@ -406,7 +407,7 @@ function hasSingleChild(el: Element, name: string): boolean {
 }
 
 function isWithoutContent(el: Element): boolean {
-  if (textContent(el).trim() !== "") return false;
+  if (hasText(el)) return false;
   const kids = elementChildren(el);
   return kids.length === 0 ||
     kids.length === descendants(el, BR_HR).length;
@@ -436,21 +437,24 @@ function ancestors(el: Element, max = 0): Element[] {
  * `<article>`/`<main>` or most of the page's text.
  */
 function holdsArticle(el: Element, pageLength: number): boolean {
-  if (descendants(el, ARTICLE_TAGS).length > 0) return true;
+  if (hasDescendant(el, ARTICLE_TAGS)) return true;
   return pageLength > 0 && innerText(el).length > pageLength / 2;
 }
 const ARTICLE_TAGS = new Set(["article", "main"]);
 
-/** The article element under `body`, Readability-style; null when nothing has text. */
+/**
+ * The article element under `body`, Readability-style; null when nothing has text. Each
+ * attempt after the first reads a `fresh` copy of the page's body.
+ */
 async function grabArticle(
   body: Element,
+  fresh: () => Promise<Element>,
   title: string,
   yieldSoon: YieldSoon,
   found: Found,
 ): Promise<Element | null> {
   const pageLength = innerText(body).length;
   await yieldSoon();
-  const pristine = await cloneTree(body, yieldSoon);
   let flags = STRIP_UNLIKELYS | WEIGHT_CLASSES | CLEAN_CONDITIONALLY;
   const attempts: { article: Element; length: number }[] = [];
   let page = body;
@@ -466,7 +470,7 @@ async function grabArticle(
       attempts.sort((a, b) => b.length - a.length);
       return attempts[0].length > 0 ? attempts[0].article : null;
     }
-    page = await cloneTree(pristine, yieldSoon);
+    page = await fresh();
   }
 }
 

@@ -2,19 +2,21 @@
 import assert from "node:assert/strict";
 import {
   appendAll,
-  cloneTree,
   descendants,
   detach,
   detachAll,
   hasAncestor,
+  hasDescendant,
+  hasText,
   innerText,
   insert,
   relinkChildren,
   replace,
   textContent,
 } from "../../functions/ai-summary/dom.ts";
-import { bodyOf, parseTree, readerYield } from "../../functions/ai-summary/tree.ts";
+import { bodyOf, parseTree } from "../../functions/ai-summary/tree.ts";
 import render from "dom-serializer";
+import type { Element } from "domhandler";
 
 Deno.test("textContent and descendants walk 100,000 levels without recursion", async () => {
   // Built by hand: the parser would refuse this depth.
@@ -114,23 +116,20 @@ Deno.test("detachAll: the same tree as detaching one by one, in one pass per par
   assert.equal(innerText(wide), "x".repeat(50_000));
 });
 
-Deno.test("cloneTree: the copy domhandler's cloneNode(true) makes, built with yields", async () => {
+Deno.test("hasText and hasDescendant: the answers of textContent and descendants, stopping early", async () => {
   const body = bodyOf(
     await parseTree(
-      `<div id=a class="x y"><p>one <b>two</b></p><!-- c --><svg><path d=M0/></svg></div>`,
+      "<div id=a> <span>\u00a0\n</span><!-- words --></div><div id=b><i> </i><b>x</b></div>" +
+        "<div id=c><p><em>deep</em></p></div>",
     ),
   )!;
-  let pauses = 0;
-  const copy = await cloneTree(body, () => {
-    pauses++;
-    return Promise.resolve();
-  });
-  assert.equal(render(copy), render(body.cloneNode(true)));
-  assert.notEqual(copy.children[0], body.children[0]);
-  assert.equal(copy.children[0].parent, copy);
-  assert.equal(pauses, 0); // a few nodes: no yield
-
-  const wide = bodyOf(await parseTree(`<div>${"<img src=a>".repeat(100_000)}</div>`))!;
-  const wideCopy = await cloneTree(wide, readerYield(60_000));
-  assert.equal(render(wideCopy), render(wide));
+  const [a, b, c] = body.children as Element[];
+  for (const el of [a, b, c, body]) {
+    assert.equal(hasText(el), textContent(el).trim() !== "");
+    for (const names of [new Set(["em"]), new Set(["p", "b"]), new Set(["table"])]) {
+      assert.equal(hasDescendant(el, names), descendants(el, names).length > 0);
+    }
+  }
+  assert.deepEqual([hasText(a), hasText(b), hasText(c)], [false, true, true]);
+  assert.equal(hasDescendant(c, new Set(["div"])), false, "not the root itself");
 });

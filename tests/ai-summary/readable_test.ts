@@ -4,8 +4,9 @@
  * Readability itself on real pages.
  */
 import assert from "node:assert/strict";
-import { isHidden, readPage } from "../../functions/ai-summary/readable.ts";
-import { TreeLimitError } from "../../functions/ai-summary/tree.ts";
+import { extractArticle, isHidden, readPage } from "../../functions/ai-summary/readable.ts";
+import { parseTree, TreeLimitError } from "../../functions/ai-summary/tree.ts";
+import { innerText } from "../../functions/ai-summary/dom.ts";
 
 const fixture = (name: string) =>
   Deno.readTextFileSync(new URL(`../fixtures/articles/${name}`, import.meta.url));
@@ -141,4 +142,26 @@ Deno.test("readPage: an element of 150,000 children is read, never a stack overf
     limits: { maxDepth: 1024, maxNodes: 1_000_000, maxMs: 120_000 },
   });
   assert.match(text, /Some words of the page\./);
+});
+
+Deno.test("extractArticle: a retry reads a fresh parse of the page; a long article needs none", async () => {
+  const read = async (html: string) => {
+    let parses = 0;
+    const reparse = () => {
+      parses++;
+      return parseTree(html);
+    };
+    const { article } = await extractArticle(await parseTree(html), reparse);
+    return { text: article ? innerText(article) : "", parses };
+  };
+  const long = await read(`<body><article>${para("story", 4)}${para("story", 4)}</article></body>`);
+  assert.equal(long.parses, 0);
+  assert.match(long.text, /The story sentence number 4/);
+  // Under 500 characters: every attempt runs (three retries), each on a page that the previous
+  // attempt's removals have not touched (the comment box is dropped by the first attempt only).
+  const short = await read(
+    `<body><div class="comments">${para("short", 2)}</div></body>`,
+  );
+  assert.equal(short.parses, 3);
+  assert.match(short.text, /The short sentence number 2/);
 });

@@ -8,14 +8,13 @@ import {
   plainProse,
   splitSentences,
 } from "../../../../shared/bindings/ai/extractive_summary.ts";
-import { readDocument } from "../../../../functions/ai-summary/readable.ts";
-import { parseTree } from "../../../../functions/ai-summary/tree.ts";
+import { readPage } from "../../../../functions/ai-summary/readable.ts";
 
-async function article() {
+function article() {
   const html = Deno.readTextFileSync(
     new URL("../../../fixtures/articles/solar_sails.html", import.meta.url),
   );
-  return readDocument(await parseTree(html));
+  return readPage(html);
 }
 
 const EXPECTED =
