@@ -20,7 +20,7 @@
  *    remove nothing when they would take over 60% of the text (a slideshow's captions are it).
  */
 import type { Element } from "domhandler";
-import { BLOCKS } from "../../shared/net/html.ts";
+import { BLOCKS } from "../../shared/net/blocks.ts";
 import { mapSoon } from "../../shared/contract/cooperative.ts";
 import { structuralBoxes } from "./boxes.ts";
 import { descendants, detachAll, innerText, isElement, isTextNode } from "./dom.ts";

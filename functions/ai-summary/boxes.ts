@@ -15,7 +15,7 @@
  * Each is one pass over elements whose text sizes the caller has measured.
  */
 import type { Element } from "domhandler";
-import { BLOCKS } from "../../shared/net/html.ts";
+import { BLOCKS } from "../../shared/net/blocks.ts";
 import { descendants, innerText, isElement, isTextNode } from "./dom.ts";
 
 /** A media box's text is at most this long (a long caption with its credit). */

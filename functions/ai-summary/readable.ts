@@ -12,7 +12,7 @@
  */
 import { Element } from "domhandler";
 import type { AnyNode, ChildNode, Document } from "domhandler";
-import { BLOCKS } from "../../shared/net/html.ts";
+import { BLOCKS } from "../../shared/net/blocks.ts";
 import type { YieldSoon } from "../../shared/contract/cooperative.ts";
 import {
   appendAll,

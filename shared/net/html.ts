@@ -11,8 +11,10 @@ import { DomHandler, isTag, isText } from "domhandler";
 import { cooperative } from "../contract/cooperative.ts";
 import { ApiError, type ErrorCode } from "../contract/errors.ts";
 import { SkippingTokenizer } from "./skipping_tokenizer.ts";
+import { BLOCKS } from "./blocks.ts";
 
 export type { AnyNode, Document, Element };
+export { BLOCKS };
 
 /** What a streaming parse calls: any of htmlparser2's parser callbacks. */
 export type StreamHandler = Partial<Handler>;
@@ -271,46 +273,6 @@ export function collapse(text: string): string {
 
 /** Elements whose text is never readable content. */
 const NON_CONTENT = new Set(["script", "style", "noscript", "template", "svg", "iframe", "head"]);
-
-/** Elements that break a line: their text is kept apart from their neighbours'. */
-export const BLOCKS: ReadonlySet<string> = new Set([
-  "address",
-  "article",
-  "aside",
-  "blockquote",
-  "br",
-  "dd",
-  "div",
-  "dl",
-  "dt",
-  "fieldset",
-  "figcaption",
-  "figure",
-  "footer",
-  "form",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "header",
-  "hr",
-  "li",
-  "main",
-  "nav",
-  "ol",
-  "option",
-  "p",
-  "pre",
-  "section",
-  "table",
-  "td",
-  "th",
-  "title",
-  "tr",
-  "ul",
-]);
 
 /** Text under `node`, inline elements joined as written, blocks apart; `skip` tags left out. */
 function collectText(node: AnyNode, skip: ReadonlySet<string>): string {
