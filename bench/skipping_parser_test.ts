@@ -1,13 +1,19 @@
 /**
  * The reader's skipping parser (functions/ai-summary/skipping_parser.ts) against stock parse5
  * on every real page of htmlparser-benchmark, whole and in the 16 KiB chunks tree.ts writes:
- * the same tokens, at the same locations, with the same parse errors, and the same tree.
+ * the same tokens, at the same locations, with the same parse errors, and the same tree; and
+ * the reader's tree (tree.ts: this parser, leaner elements) against stock parse5's with its
+ * htmlparser2 adapter: the same nodes, names, namespaces and attributes.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { Parser } from "parse5";
 import { skippingParser } from "../functions/ai-summary/skipping_parser.ts";
 import { parse5Tokens } from "../tests/support/parse5_tokens.ts";
+import { adapter } from "parse5-htmlparser2-tree-adapter";
+import type { Document } from "domhandler";
+import { parseTree } from "../functions/ai-summary/tree.ts";
+import { domLines } from "../tests/support/dom_lines.ts";
 
 Deno.test("the skipping parser gives stock parse5's tokens and tree on every htmlparser-benchmark page", () => {
   const dir = fileURLToPath(import.meta.resolve("htmlparser-benchmark/files/"));
@@ -20,6 +26,23 @@ Deno.test("the skipping parser gives stock parse5's tokens and tree on every htm
       assert.equal(skipping.length, stock.length, `${entry.name} in chunks of ${chunk}`);
       skipping.forEach((e, i) => assert.equal(e, stock[i], `${entry.name}, token ${i}`));
     }
+    pages++;
+  }
+  assert.ok(pages > 200, `only ${pages} pages`);
+});
+
+Deno.test("the reader's tree equals stock parse5's with its adapter on every htmlparser-benchmark page", async () => {
+  const dir = fileURLToPath(import.meta.resolve("htmlparser-benchmark/files/"));
+  let pages = 0;
+  for (const entry of Deno.readDirSync(dir)) {
+    const html = Deno.readTextFileSync(`${dir}/${entry.name}`);
+    const stock = new Parser({ treeAdapter: adapter });
+    stock.tokenizer.write(html, true);
+    const expected = domLines(stock.document as unknown as Document);
+    const limits = { maxDepth: 100_000, maxNodes: 10_000_000, maxMs: 600_000 };
+    const actual = domLines(await parseTree(html, limits));
+    assert.equal(actual.length, expected.length, entry.name);
+    actual.forEach((line, i) => assert.equal(line, expected[i], `${entry.name}, node ${i}`));
     pages++;
   }
   assert.ok(pages > 200, `only ${pages} pages`);

@@ -4,7 +4,8 @@
  * RAWTEXT, script data and PLAINTEXT states), in quoted attribute values and in comments, the
  * stock state does the same for every character of such a run: it appends it to the pending
  * slice of input (`_extendRun`), in text after checking that the character token being built
- * has its type (characters or white space, which a run never mixes). Here the first character
+ * has its type (characters or white space, which a run never mixes); in tag and attribute
+ * names it appends the character to the name (lower-cased: a run has no upper-case letter). Here the first character
  * goes through the stock state and the rest of its run is then consumed at once: the same
  * tokens, at the same places, with the same preprocessor state. A run never holds what the
  * preprocessor treats apart (CR, LF, surrogates, control characters, noncharacters) nor what
@@ -19,6 +20,8 @@ interface Internals {
   state: number;
   runEnd: number;
   preprocessor: { html: string; pos: number };
+  currentToken: { tagName: string };
+  currentAttr: { name: string };
 }
 type StateMethod = (this: Internals, cp: number) => void;
 
@@ -40,6 +43,11 @@ const DOUBLE_QUOTED_RUN = runOf("\\t\\f\\x20\\x21\\x23-\\x25\\x27-\\x7e");
 const SINGLE_QUOTED_RUN = runOf("\\t\\f\\x20-\\x25\\x28-\\x7e");
 /** A comment: not `-` or `<` (either may begin its end or a nested opening). */
 const COMMENT_RUN = runOf("\\t\\f\\x20-\\x2c\\x2e-\\x3b\\x3d-\\x7e");
+
+/** A tag name: not white space, `/`, `>`, NUL or an upper-case letter (which is lowered). */
+const TAG_NAME_RUN = runOf("\\x21-\\x2e\\x30-\\x3d\\x3f\\x40\\x5b-\\x7e");
+/** An attribute name: nor `=`, the quotes or `<` (a parse error each). */
+const ATTRIBUTE_NAME_RUN = runOf("\\x21\\x23-\\x26\\x28-\\x2e\\x30-\\x3b\\x3f\\x40\\x5b-\\x7e");
 
 const SPACE = 0x20;
 const TAB = 0x09;
@@ -68,6 +76,27 @@ function skipAfter(name: string, pick: (cp: number) => RegExp): void {
   };
 }
 
+/**
+ * Wraps the stock name state `name`: after it has appended the current character to the name
+ * `append` extends and stayed in its state, the following characters `re` takes (each of
+ * which the stock state appends as it is) are appended at once.
+ */
+function nameAfter(name: string, re: RegExp, append: (t: Internals, run: string) => void): void {
+  const state = (Tokenizer.prototype as unknown as Record<string, StateMethod>)[name];
+  (SkippingTokenizer.prototype as unknown as Record<string, StateMethod>)[name] = function (cp) {
+    const before = this.state;
+    state.call(this, cp);
+    const p = this.preprocessor;
+    if (this.state !== before) return;
+    re.lastIndex = p.pos + 1;
+    re.test(p.html);
+    if (re.lastIndex > p.pos + 1) {
+      append(this, p.html.slice(p.pos + 1, re.lastIndex));
+      p.pos = re.lastIndex - 1;
+    }
+  };
+}
+
 const isSpace = (cp: number) => cp === SPACE || cp === TAB || cp === FORM_FEED;
 
 /** parse5's tokenizer, taking runs of ordinary characters at once (see the module doc). */
@@ -81,6 +110,8 @@ skipAfter("_statePlaintext", (cp) => isSpace(cp) ? SPACE_RUN : RAW_RUN);
 skipAfter("_stateAttributeValueDoubleQuoted", () => DOUBLE_QUOTED_RUN);
 skipAfter("_stateAttributeValueSingleQuoted", () => SINGLE_QUOTED_RUN);
 skipAfter("_stateComment", () => COMMENT_RUN);
+nameAfter("_stateTagName", TAG_NAME_RUN, (t, run) => t.currentToken.tagName += run);
+nameAfter("_stateAttributeName", ATTRIBUTE_NAME_RUN, (t, run) => t.currentAttr.name += run);
 
 /**
  * A parse5 Parser for a document whose tokenizer takes runs of ordinary characters at once

@@ -8,7 +8,7 @@
  * (skipping_parser.ts: the same tokens and tree as stock parse5's).
  */
 import { adapter } from "parse5-htmlparser2-tree-adapter";
-import type { Document, Element, ParentNode } from "domhandler";
+import { type Document, Element, type ParentNode } from "domhandler";
 import { cooperative, type YieldSoon } from "../../shared/contract/cooperative.ts";
 import { skippingParser } from "./skipping_parser.ts";
 
@@ -58,6 +58,52 @@ export function readerYield(maxMs: number = DEFAULT_TREE_LIMITS.maxMs): YieldSoo
   });
 }
 
+/** A foreign attribute's namespace and prefix (`xlink:href` in SVG), as parse5 gives them. */
+interface Attr {
+  name: string;
+  value: string;
+  namespace?: string;
+  prefix?: string;
+}
+type Maps = {
+  "x-attribsNamespace"?: Record<string, unknown>;
+  "x-attribsPrefix"?: Record<string, unknown>;
+};
+
+/**
+ * Records a foreign attribute's namespace and prefix in the maps the adapter keeps for them,
+ * made on the element's first such attribute.
+ */
+function foreignAttribute(el: Maps, attr: Attr): void {
+  if (attr.namespace === undefined && attr.prefix === undefined) return;
+  (el["x-attribsNamespace"] ??= Object.create(null))[attr.name] = attr.namespace;
+  (el["x-attribsPrefix"] ??= Object.create(null))[attr.name] = attr.prefix;
+}
+
+/**
+ * Elements as parse5-htmlparser2-tree-adapter makes them, less its two maps of attributes'
+ * namespaces and prefixes on every element: only an element with a foreign attribute (SVG's
+ * `xlink:href`, `xml:lang`) gets them, which domhandler reads the same (an absent entry and an
+ * absent map are both no namespace). Two objects fewer per element: a quarter of the tree.
+ */
+const ELEMENTS: Pick<typeof adapter, "createElement" | "adoptAttributes"> = {
+  createElement(tagName, namespaceURI, attrs) {
+    const attribs: Record<string, string> = Object.create(null);
+    for (const attr of attrs) attribs[attr.name] = attr.value;
+    const el = new Element(tagName, attribs, []);
+    el.namespace = namespaceURI;
+    for (const attr of attrs) foreignAttribute(el as Maps, attr);
+    return el;
+  },
+  adoptAttributes(recipient, attrs) {
+    for (const attr of attrs) {
+      if (recipient.attribs[attr.name] !== undefined) continue;
+      recipient.attribs[attr.name] = attr.value;
+      foreignAttribute(recipient as Maps, attr);
+    }
+  },
+};
+
 const DEPTH = Symbol("depth");
 type WithDepth = ParentNode & { [DEPTH]?: number };
 
@@ -88,6 +134,7 @@ export async function parseTree(
   };
   const bounded: typeof adapter = {
     ...adapter,
+    ...ELEMENTS,
     appendChild(parent, child) {
       count();
       place(parent as WithDepth, child as unknown as WithDepth);

@@ -3,6 +3,17 @@ import assert from "node:assert/strict";
 import { bodyOf, parseTree, readerYield, TreeLimitError } from "../../functions/ai-summary/tree.ts";
 import { cooperative } from "../../shared/contract/cooperative.ts";
 import { descendants, textContent } from "../../functions/ai-summary/dom.ts";
+import { Parser } from "parse5";
+import { adapter } from "parse5-htmlparser2-tree-adapter";
+import type { Document } from "domhandler";
+import { domLines } from "../support/dom_lines.ts";
+
+/** The tree stock parse5 and its htmlparser2 adapter build. */
+function stockTree(html: string): Document {
+  const parser = new Parser({ treeAdapter: adapter });
+  parser.tokenizer.write(html, true);
+  return parser.document as unknown as Document;
+}
 
 Deno.test("parseTree: builds the tree a browser builds (stray </html>, misnesting, tables)", async () => {
   const doc = await parseTree(
@@ -67,4 +78,25 @@ Deno.test("readerYield: time spent paused while other work runs is not counted, 
     (e: unknown) =>
       e instanceof TreeLimitError && e.message === "Page too complex to read: took over 200 ms",
   );
+});
+
+Deno.test("parseTree: the tree of stock parse5 and its adapter, foreign attributes included", async () => {
+  const pages = [
+    "<!doctype html><html lang=en><body class=a><p id=x title='t'>one<b>two</p>three",
+    "<svg viewBox='0 0 1 1' xmlns:xlink='http://www.w3.org/1999/xlink'><use xlink:href='#a' " +
+    "xml:lang=en /><foreignObject><p>html</p></foreignObject></svg><math definitionURL=x></math>",
+    "<html a=1><body b=2><html c=3 a=4><body d=5 b=6>adopted attributes",
+    "<table><tr><td a=1>cell</td></tr><b>foster</b></table><template><i>t</i></template>",
+    '<a href="x&amp;y">l</a><!-- c --><img src=i.png alt="">',
+  ];
+  for (const html of pages) {
+    assert.deepEqual(domLines(await parseTree(html)), domLines(stockTree(html)), html);
+  }
+  const use = descendants(bodyOf(await parseTree(pages[1]))!, new Set(["use"]))[0];
+  assert.deepEqual(use.attributes.find((a) => a.name === "href"), {
+    name: "href",
+    value: "#a",
+    namespace: "http://www.w3.org/1999/xlink",
+    prefix: "xlink",
+  });
 });
