@@ -7,9 +7,9 @@
  * has its type (characters or white space, which a run never mixes); in tag and attribute
  * names it appends the character to the name (lower-cased: a run has no upper-case letter). Here the first character
  * goes through the stock state and the rest of its run is then consumed at once: the same
- * tokens, at the same places, with the same preprocessor state. A run never holds what the
- * preprocessor treats apart (CR, LF, surrogates, control characters, noncharacters) nor what
- * a state stops at (`<`, `&`, the quote, `-`, NUL). On an instance's first page (code not yet
+ * tokens, at the same places, with the same preprocessor state (its line count included). A
+ * run never holds what the preprocessor treats apart (CR, surrogates, control characters,
+ * noncharacters) nor what a state stops at (`<`, `&`, the quote, `-`, NUL). On an instance's first page (code not yet
  * compiled by the JIT) the per-character steps took most of the parse (bench/cold_path.ts).
  * tests/ai-summary/skipping_parser_test.ts checks tokens and trees equal stock parse5's.
  */
@@ -19,7 +19,7 @@ import { Parser, type ParserOptions, Tokenizer, type TreeAdapterTypeMap } from "
 interface Internals {
   state: number;
   runEnd: number;
-  preprocessor: { html: string; pos: number };
+  preprocessor: { html: string; pos: number; isEol: boolean; line: number; lineStartPos: number };
   currentToken: { tagName: string };
   currentAttr: { name: string };
 }
@@ -35,14 +35,14 @@ const runOf = (allowed: string) => new RegExp(`[${allowed}\\xa0-\\ud7ff\\ue000-\
 const TEXT_RUN = runOf("\\x21-\\x25\\x27-\\x3b\\x3d-\\x7e");
 /** Text in the RAWTEXT, script data and PLAINTEXT states (no references there): not `<`. */
 const RAW_RUN = runOf("\\x21-\\x3b\\x3d-\\x7e");
-/** White space in text, without line breaks (the preprocessor counts lines). */
-const SPACE_RUN = /[ \t\f]*/y;
+/** White space in text (LF included: its line is counted as the preprocessor counts it; not CR). */
+const SPACE_RUN = /[ \t\n\f]*/y;
 /** A double-quoted attribute value: not its quote or `&` (white space is part of it). */
-const DOUBLE_QUOTED_RUN = runOf("\\t\\f\\x20\\x21\\x23-\\x25\\x27-\\x7e");
+const DOUBLE_QUOTED_RUN = runOf("\\t\\n\\f\\x20\\x21\\x23-\\x25\\x27-\\x7e");
 /** A single-quoted attribute value: not its quote or `&`. */
-const SINGLE_QUOTED_RUN = runOf("\\t\\f\\x20-\\x25\\x28-\\x7e");
+const SINGLE_QUOTED_RUN = runOf("\\t\\n\\f\\x20-\\x25\\x28-\\x7e");
 /** A comment: not `-` or `<` (either may begin its end or a nested opening). */
-const COMMENT_RUN = runOf("\\t\\f\\x20-\\x2c\\x2e-\\x3b\\x3d-\\x7e");
+const COMMENT_RUN = runOf("\\t\\n\\f\\x20-\\x2c\\x2e-\\x3b\\x3d-\\x7e");
 
 /** A tag name: not white space, `/`, `>`, NUL or an upper-case letter (which is lowered). */
 const TAG_NAME_RUN = runOf("\\x21-\\x2e\\x30-\\x3d\\x3f\\x40\\x5b-\\x7e");
@@ -52,6 +52,7 @@ const ATTRIBUTE_NAME_RUN = runOf("\\x21\\x23-\\x26\\x28-\\x2e\\x30-\\x3b\\x3f\\x
 const SPACE = 0x20;
 const TAB = 0x09;
 const FORM_FEED = 0x0c;
+const LINE_FEED = 0x0a;
 
 /**
  * Wraps the stock state `name`: after it has taken the current character `cp` (the input's
@@ -70,10 +71,34 @@ function skipAfter(name: string, pick: (cp: number) => RegExp): void {
     re.lastIndex = p.pos;
     re.test(p.html);
     if (re.lastIndex > p.pos + 1) {
+      countLines(p, p.pos + 1, re.lastIndex);
       p.pos = re.lastIndex - 1;
       this.runEnd = re.lastIndex;
     }
   };
+}
+
+/**
+ * The preprocessor's line count after it has read the input from `start` to `end` (no CR
+ * there): a line starts at the character after each LF, and an LF at the end leaves the next
+ * line to start at the next character read, as its `advance` does one character at a time.
+ */
+function countLines(p: Internals["preprocessor"], start: number, end: number): void {
+  if (p.isEol) {
+    p.isEol = false;
+    p.line++;
+    p.lineStartPos = start;
+  }
+  for (
+    let lf = p.html.indexOf("\n", start);
+    lf !== -1 && lf < end;
+    lf = p.html.indexOf("\n", lf + 1)
+  ) {
+    if (lf + 1 < end) {
+      p.line++;
+      p.lineStartPos = lf + 1;
+    } else p.isEol = true;
+  }
 }
 
 /**
@@ -97,7 +122,7 @@ function nameAfter(name: string, re: RegExp, append: (t: Internals, run: string)
   };
 }
 
-const isSpace = (cp: number) => cp === SPACE || cp === TAB || cp === FORM_FEED;
+const isSpace = (cp: number) => cp === SPACE || cp === TAB || cp === FORM_FEED || cp === LINE_FEED;
 
 /** parse5's tokenizer, taking runs of ordinary characters at once (see the module doc). */
 class SkippingTokenizer extends Tokenizer {}
