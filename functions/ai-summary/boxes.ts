@@ -16,7 +16,7 @@
  */
 import type { Element } from "domhandler";
 import { BLOCKS } from "../../shared/net/blocks.ts";
-import { descendants, innerText, isElement, isTextNode } from "./dom.ts";
+import { descendants, innerText, innerTextLength, isElement, isTextNode } from "./dom.ts";
 
 /** A media box's text is at most this long (a long caption with its credit). */
 const CAPTION_MAX = 400;
@@ -160,7 +160,7 @@ function isTeaser(box: Element, n: number): boolean {
   if (links.length === 0) return false;
   if (descendants(box, IMAGES).length > 0) return true;
   let linked = 0;
-  for (const a of links) linked += innerText(a).length;
+  for (const a of links) linked += innerTextLength(a);
   return linked >= n * TEASER_LINK_SHARE;
 }
 

@@ -25,6 +25,7 @@ import {
   hasDescendant,
   hasText,
   innerText,
+  innerTextLength,
   insert,
   isElement,
   isTextNode,
@@ -339,9 +340,9 @@ let lengths: Map<Element, number> | null = null;
 
 /** `innerText(el).length`, from the cache when one is running. */
 function textLength(el: Element): number {
-  if (!lengths) return innerText(el).length;
+  if (!lengths) return innerTextLength(el);
   let n = lengths.get(el);
-  if (n === undefined) lengths.set(el, n = innerText(el).length);
+  if (n === undefined) lengths.set(el, n = innerTextLength(el));
   return n;
 }
 
@@ -438,7 +439,7 @@ function ancestors(el: Element, max = 0): Element[] {
  */
 function holdsArticle(el: Element, pageLength: number): boolean {
   if (hasDescendant(el, ARTICLE_TAGS)) return true;
-  return pageLength > 0 && innerText(el).length > pageLength / 2;
+  return pageLength > 0 && innerTextLength(el) > pageLength / 2;
 }
 const ARTICLE_TAGS = new Set(["article", "main"]);
 
@@ -453,14 +454,14 @@ async function grabArticle(
   yieldSoon: YieldSoon,
   found: Found,
 ): Promise<Element | null> {
-  const pageLength = innerText(body).length;
+  const pageLength = innerTextLength(body);
   await yieldSoon();
   let flags = STRIP_UNLIKELYS | WEIGHT_CLASSES | CLEAN_CONDITIONALLY;
   const attempts: { article: Element; length: number }[] = [];
   let page = body;
   for (;;) {
     const article = await attempt(page, title, flags, pageLength, yieldSoon, found);
-    const length = innerText(article).length;
+    const length = innerTextLength(article);
     if (length >= CHAR_THRESHOLD) return article;
     attempts.push({ article, length });
     if (flags & STRIP_UNLIKELYS) flags &= ~STRIP_UNLIKELYS;

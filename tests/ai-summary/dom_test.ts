@@ -9,6 +9,7 @@ import {
   hasDescendant,
   hasText,
   innerText,
+  innerTextLength,
   insert,
   relinkChildren,
   replace,
@@ -132,4 +133,43 @@ Deno.test("hasText and hasDescendant: the answers of textContent and descendants
   }
   assert.deepEqual([hasText(a), hasText(b), hasText(c)], [false, true, true]);
   assert.equal(hasDescendant(c, new Set(["div"])), false, "not the root itself");
+});
+
+Deno.test("innerTextLength: innerText's length without the text, every kind of white space", async () => {
+  const spaces = [
+    " ",
+    "\t",
+    "\n",
+    "\r",
+    "\v",
+    "\f",
+    "\u00a0",
+    "\u1680",
+    "\u2000",
+    "\u200a",
+    "\u2028",
+    "\u2029",
+    "\u202f",
+    "\u205f",
+    "\u3000",
+    "\ufeff",
+  ];
+  // Not white space to \s: a zero-width space and a next-line, among ordinary characters.
+  const others = ["a", "é", "😀", "\u200b", "\u0085", "x y"];
+  let x = 7;
+  const pick = <T>(list: T[]) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return list[(x >>> 0) % list.length];
+  };
+  for (let round = 0; round < 300; round++) {
+    let html = "<div>";
+    for (let i = 0; i < 12; i++) {
+      html += pick([...spaces, ...others, "<b>", "</b>", "<p>", "<!-- c -->", "<br>", "&nbsp;"]);
+    }
+    const body = bodyOf(await parseTree(html))!;
+    assert.equal(innerTextLength(body), innerText(body).length, JSON.stringify(html));
+  }
+  assert.equal(innerTextLength(bodyOf(await parseTree("<p> a  b\u00a0\n c </p>"))!), 5);
 });
