@@ -116,7 +116,7 @@ Deno.test("anchors: ^ and $ outside classes, not a class's own ^ nor an escaped 
   }
 });
 
-Deno.test("required texts: two characters count, one spelling each, per alternative", () => {
+Deno.test("required texts: two characters count, what all spellings share, per alternative", () => {
   // `.js` alone is in every script URL; `p5` and `dc` rule most of them out before re2js runs.
   assert.deepEqual(
     requiredTexts("(?:((?:\\d+\\.)+\\d+)\\/(?:addons\\/)?)?p5(?:\\.sound)?(?:\\.min)?\\.js"),
@@ -124,5 +124,8 @@ Deno.test("required texts: two characters count, one spelling each, per alternat
   );
   assert.deepEqual(requiredTexts("(?:/|-)dc(?:\\.leaflet)?\\.js|Dc-x"), [["dc", ".js"], ["dc-x"]]);
   assert.equal(requiredTexts("p5?\\.js|[ab]"), null, "an alternative without any");
-  assert.equal(requiredTexts("wss?://x"), null, "a run of two spellings is not one text");
+  // A run of several spellings: what they all share, the longer of their start and end.
+  assert.deepEqual(requiredTexts("wss?://x"), [["s://x"]]);
+  assert.deepEqual(requiredTexts("<a[^>]+>Django ?([\\d.]+)?<\\/a>"), [["<a", ">django", "</a>"]]);
+  assert.deepEqual(requiredTexts("a?b"), null, "nothing shared");
 });
