@@ -64,9 +64,11 @@ export class LinearRegex implements PatternRegex {
   readonly #unlessPattern: string | null;
   /** Compiled on the first text that holds the needed texts (most never get one). */
   #re: RE2JS | undefined;
-  #unless: RE2JS | null | undefined;
+  #unless: RE2JS | undefined;
   /** Per alternative, texts a match contains (V8 finds them in linear time, far faster). */
   readonly #needs: RegExp[][] | null;
+  /** The same for `unless`: compiled only for a match whose text holds what it needs. */
+  readonly #unlessNeeds: RegExp[][] | null;
   /**
    * `source` as written, or as rewritten (`REWRITES`); throws when re2js cannot compile it
    * (back references, look-arounds). `lazy`: compile on first use instead (the engine's
@@ -77,28 +79,30 @@ export class LinearRegex implements PatternRegex {
     const rewrite = REWRITES[source];
     this.#pattern = rewrite?.pattern ?? source;
     this.#unlessPattern = rewrite?.unless ?? null;
-    this.#needs =
-      requiredTexts(this.#pattern)?.map((texts) =>
-        texts.map((t) => new RegExp(t.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"), "i"))
-      ) ?? null;
-    if (!lazy) this.#compiled();
+    this.#needs = needsOf(this.#pattern);
+    this.#unlessNeeds = this.#unlessPattern === null ? null : needsOf(this.#unlessPattern);
+    if (!lazy) {
+      this.#compiled();
+      this.#compiledUnless();
+    }
   }
 
-  #compiled(): { re: RE2JS; unless: RE2JS | null } {
-    this.#re ??= RE2JS.compile(this.#pattern, RE2JS.CASE_INSENSITIVE);
-    this.#unless ??= this.#unlessPattern === null
-      ? null
-      : RE2JS.compile(this.#unlessPattern, RE2JS.CASE_INSENSITIVE);
-    return { re: this.#re, unless: this.#unless };
+  #compiled(): RE2JS {
+    return this.#re ??= RE2JS.compile(this.#pattern, RE2JS.CASE_INSENSITIVE);
+  }
+
+  #compiledUnless(): RE2JS | null {
+    if (this.#unlessPattern === null) return null;
+    return this.#unless ??= RE2JS.compile(this.#unlessPattern, RE2JS.CASE_INSENSITIVE);
   }
 
   exec(text: string): RegExpExecArray | null {
-    if (this.#needs && !this.#needs.some((texts) => texts.every((t) => t.test(text)))) {
+    if (!holds(this.#needs, text)) return null;
+    const m = this.#compiled().matcher(text);
+    if (!m.find()) return null;
+    if (holds(this.#unlessNeeds, text) && this.#compiledUnless()?.matcher(text).find()) {
       return null;
     }
-    const { re, unless } = this.#compiled();
-    const m = re.matcher(text);
-    if (!m.find() || unless?.matcher(text).find()) return null;
     const groups: (string | undefined)[] = [];
     for (let g = 0; g <= m.groupCount(); g++) groups.push(m.group(g) ?? undefined);
     return Object.assign(groups, { index: m.start(0), input: text }) as RegExpExecArray;
@@ -107,6 +111,19 @@ export class LinearRegex implements PatternRegex {
   test(text: string): boolean {
     return this.exec(text) !== null;
   }
+}
+
+/** `source`'s needs (see `requiredTexts`) as case-insensitive checks, or null when none. */
+function needsOf(source: string): RegExp[][] | null {
+  const escape = (t: string) => t.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+  return requiredTexts(source)?.map((texts) =>
+    texts.map((t) => new RegExp(typeof t === "string" ? escape(t) : t.map(escape).join("|"), "i"))
+  ) ?? null;
+}
+
+/** Whether `text` holds all the needs of one alternative at least (true when none known). */
+function holds(needs: RegExp[][] | null, text: string): boolean {
+  return !needs || needs.some((checks) => checks.every((check) => check.test(text)));
 }
 
 /** A compiled pattern. */
@@ -419,18 +436,53 @@ function literalRuns(source: string, min = 3): string[][] | null {
  * count here (unlike the prefilter's literals): `p5` and `.js` rule out nearly every script URL
  * that `.js` alone lets through. A run of several spellings gives what they all share, the
  * longer of their common start and end: `>Django ?` needs `>django`, `wss?://x` needs `s://x`.
+ * A required group whose alternatives each have a prefilter literal needs one of them (an
+ * array): `(?:\.popupoverlay\.js|(?:\.[\w-]*)*fancybox)` needs `.popupoverlay.js` or
+ * `fancybox`.
  */
-export function requiredTexts(source: string): string[][] | null {
+export function requiredTexts(source: string): (string | string[])[][] | null {
   let body = source;
   const whole = /^\((?:\?:)?/.exec(body);
   if (whole && closingParen(body, 0) === body.length - 1) body = body.slice(whole[0].length, -1);
-  const out: string[][] = [];
+  const out: (string | string[])[][] = [];
   for (const branch of splitTopLevel(body)) {
-    const texts = (literalRuns(branch, 2) ?? [])
+    const texts: (string | string[])[] = (literalRuns(branch, 2) ?? [])
       .map((spellings) => shared(spellings.map((r) => r.toLowerCase())))
       .filter((text) => text.length >= 2);
+    texts.push(...requiredGroups(branch));
     if (texts.length === 0) return null;
     out.push(texts);
+  }
+  return out;
+}
+
+/**
+ * Per group a match of `branch` must pass through (not optional, no look-around), the
+ * prefilter's literals of its alternatives when each has one: a match contains one of them.
+ */
+function requiredGroups(branch: string): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i < branch.length; i++) {
+    const ch = branch[i];
+    if (ch === "\\") {
+      i++;
+      continue;
+    }
+    if (ch === "[") {
+      for (i++; i < branch.length && branch[i] !== "]"; i++) if (branch[i] === "\\") i++;
+      continue;
+    }
+    if (ch !== "(") continue;
+    const close = closingParen(branch, i);
+    if (close < 0) break;
+    const inner = branch.slice(i, close + 1);
+    const after = branch[close + 1];
+    const optional = after === "?" || after === "*" || /^\{0?,/.test(branch.slice(close + 1));
+    if (!optional && !/^\(\?[=!<]/.test(inner)) {
+      const literals = requiredLiterals(inner);
+      if (literals && literals.length > 1) out.push(literals);
+    }
+    i = close;
   }
   return out;
 }

@@ -128,4 +128,10 @@ Deno.test("required texts: two characters count, what all spellings share, per a
   assert.deepEqual(requiredTexts("wss?://x"), [["s://x"]]);
   assert.deepEqual(requiredTexts("<a[^>]+>Django ?([\\d.]+)?<\\/a>"), [["<a", ">django", "</a>"]]);
   assert.deepEqual(requiredTexts("a?b"), null, "nothing shared");
+  // A required group: one of its alternatives' literals (an optional group needs nothing).
+  assert.deepEqual(
+    requiredTexts("/\\d+/jquery(?:\\.popupoverlay\\.js|(?:\\.[\\w-]*)*fancybox)"),
+    [["/jquery", [".popupoverlay.js", "fancybox"]]],
+  );
+  assert.deepEqual(requiredTexts("jq(?:uery|ry)?x"), [["jq"]]);
 });
