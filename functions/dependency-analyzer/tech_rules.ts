@@ -524,6 +524,8 @@ export class TechRules {
   readonly #techs: TechColumns;
   readonly #categories: string[];
   readonly #built: (Tech | undefined)[] = [];
+  /** `foldName` of the names a folded lookup compared (a search compares about 13). */
+  readonly #folded: (string | undefined)[] = [];
   /** Most technologies share a few category sets: one array per set. */
   readonly #categorySets = new Map<string, string[]>();
 
@@ -578,7 +580,7 @@ export class TechRules {
   /** The first technology whose `foldName` is `folded`, or undefined. */
   indexOfFolded(folded: string): number | undefined {
     const order = this.#techs.foldedOrder;
-    const key = (i: number) => foldName(this.#techs.name[i]);
+    const key = (i: number) => this.#folded[i] ??= foldName(this.#techs.name[i]);
     const at = lowerBound(order, key, folded);
     return at < order.length && key(order[at]) === folded ? order[at] : undefined;
   }
