@@ -25,13 +25,22 @@ export interface PatternRegex {
  * Rule patterns that could backtrack and use a look-ahead, which re2js lacks: each as a
  * pattern and one whose match anywhere in the same text (a URL) rules it out.
  * tests/dependency-analyzer/tech_patterns_test.ts checks that each still detects what the
- * original did.
+ * original did. `v8`: the pattern (not its `unless`) cannot backtrack for long, so V8 runs it
+ * (a new instance's first re2js compile takes 20-80 ms); bench/tech_rules_redos_test.ts checks
+ * that it is linear by construction or that recheck finds it safe.
  */
-export const REWRITES: Readonly<Record<string, { pattern: string; unless: string }>> = {
-  "^(?!.*player).*aniview\\.com/": { pattern: "aniview\\.com/", unless: "^.*player" },
+export const REWRITES: Readonly<
+  Record<string, { pattern: string; unless: string; v8?: true }>
+> = {
+  "^(?!.*player).*aniview\\.com/": {
+    pattern: "aniview\\.com/",
+    unless: "^.*player",
+    v8: true,
+  },
   "leaflet.{0,32}\\.js(?!.+shopify)": {
     pattern: "leaflet.{0,32}\\.js",
     unless: "leaflet.{0,32}\\.js.+shopify",
+    v8: true,
   },
   "(?:((?:\\d+\\.)+\\d+)\\/(?:dist\\/)?)?leaflet[\\w\\-\\.]{0,32}\\.js(?!.+shopify)": {
     pattern: "(?:((?:\\d+\\.)+\\d+)\\/(?:dist\\/)?)?leaflet[\\w\\-\\.]{0,32}\\.js",
@@ -45,16 +54,19 @@ export const REWRITES: Readonly<Record<string, { pattern: string; unless: string
   "/(\\d+\\.\\d+\\.\\d+)/jquery(?!\\.popupoverlay\\.js|(?:\\.[\\w-]*)*fancybox)[/.-][^u]": {
     pattern: "/(\\d+\\.\\d+\\.\\d+)/jquery[/.-][^u]",
     unless: "/\\d+\\.\\d+\\.\\d+/jquery(?:\\.popupoverlay\\.js|(?:\\.[\\w-]*)*fancybox)",
+    v8: true,
   },
   "^(?!.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$).*/woocommerce(?:\\.min)?\\.js(?:\\?ver=([0-9.]+))?":
     {
       pattern: "/woocommerce(?:\\.min)?\\.js(?:\\?ver=([0-9.]+))?",
       unless: "^.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$",
+      v8: true,
     },
   "^(?!.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$).*woocommerce":
     {
       pattern: "woocommerce",
       unless: "^.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$",
+      v8: true,
     },
 };
 
@@ -62,6 +74,8 @@ export const REWRITES: Readonly<Record<string, { pattern: string; unless: string
 export class LinearRegex implements PatternRegex {
   readonly #pattern: string;
   readonly #unlessPattern: string | null;
+  /** The pattern on V8, for a rewrite that is linear there (`REWRITES`' `v8`). */
+  readonly #v8: RegExp | null;
   /** Compiled on the first text that holds the needed texts (most never get one). */
   #re: RE2JS | undefined;
   #unless: RE2JS | undefined;
@@ -79,10 +93,11 @@ export class LinearRegex implements PatternRegex {
     const rewrite = REWRITES[source];
     this.#pattern = rewrite?.pattern ?? source;
     this.#unlessPattern = rewrite?.unless ?? null;
+    this.#v8 = rewrite?.v8 ? new RegExp(boundQuantifiers(rewrite.pattern), "i") : null;
     this.#needs = needsOf(this.#pattern);
     this.#unlessNeeds = this.#unlessPattern === null ? null : needsOf(this.#unlessPattern);
     if (!lazy) {
-      this.#compiled();
+      if (!this.#v8) this.#compiled();
       this.#compiledUnless();
     }
   }
@@ -98,11 +113,18 @@ export class LinearRegex implements PatternRegex {
 
   exec(text: string): RegExpExecArray | null {
     if (!holds(this.#needs, text)) return null;
-    const m = this.#compiled().matcher(text);
-    if (!m.find()) return null;
+    const match = this.#v8 ? this.#v8.exec(text) : this.#match(text);
+    if (!match) return null;
     if (holds(this.#unlessNeeds, text) && this.#compiledUnless()?.matcher(text).find()) {
       return null;
     }
+    return match;
+  }
+
+  /** The first match on re2js, answering as `RegExp.exec` does. */
+  #match(text: string): RegExpExecArray | null {
+    const m = this.#compiled().matcher(text);
+    if (!m.find()) return null;
     const groups: (string | undefined)[] = [];
     for (let g = 0; g <= m.groupCount(); g++) groups.push(m.group(g) ?? undefined);
     return Object.assign(groups, { index: m.start(0), input: text }) as RegExpExecArray;

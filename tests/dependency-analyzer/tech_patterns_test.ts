@@ -69,7 +69,7 @@ Deno.test("version templates: back references and the ternary form", () => {
   assert.equal(resolveVersion("", m), "");
 });
 
-Deno.test("rewritten look-ahead patterns detect what the originals did, on the linear engine", () => {
+Deno.test("rewritten look-ahead patterns detect what the originals did (re2js, or V8 where linear)", () => {
   // Not covered, on purpose: `leaflet.js/shopify/a.js` (the original finds a later `.js` end
   // that shopify does not follow; the rewrite rules the URL out).
   const urls = [
