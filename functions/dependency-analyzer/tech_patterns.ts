@@ -503,10 +503,44 @@ function requiredGroups(branch: string): string[][] {
     if (!optional && !/^\(\?[=!<]/.test(inner)) {
       const literals = requiredLiterals(inner);
       if (literals && literals.length > 1) out.push(literals);
+      else {
+        // Alternatives of plain text (`(?:/|-)`), each joined to the text right after the
+        // group: `(?:/|-)dc` needs `/dc` or `-dc`.
+        const alternatives = splitTopLevel(inner.slice(inner.startsWith("(?:") ? 3 : 1, -1))
+          .map((a) => leadingText(a, true));
+        const next = leadingText(branch.slice(close + 1), false);
+        if (next !== null && alternatives.every((a) => a !== null)) {
+          const joined = alternatives.map((a) => a + next);
+          if (joined.every((text) => text.length >= 2)) out.push(joined);
+        }
+      }
     }
     i = close;
   }
   return out;
+}
+
+/**
+ * The plain text `source` starts with, lowercased: characters up to the first that is not
+ * literal, without one a quantifier makes optional (`ab?` is `a`; `ab+`, `ab`). `whole`: all
+ * of `source` must be plain text, else null.
+ */
+function leadingText(source: string, whole: boolean): string | null {
+  let text = "";
+  for (let i = 0; i < source.length; i++) {
+    let ch = source[i];
+    if (ch === "\\") {
+      if (!LITERAL_ESCAPE.test(source[i + 1] ?? "")) return whole ? null : text.toLowerCase();
+      ch = source[++i];
+    } else if ("[](){}|?*+.^$".includes(ch)) return whole ? null : text.toLowerCase();
+    const after = source[i + 1];
+    if (after === "?" || after === "*" || after === "{" || after === "+") {
+      if (whole) return null;
+      return (after === "+" ? text + ch : text).toLowerCase();
+    }
+    text += ch;
+  }
+  return text.toLowerCase();
 }
 
 /** The longer of the start and the end that all `spellings` share. */

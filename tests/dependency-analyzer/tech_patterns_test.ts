@@ -122,7 +122,10 @@ Deno.test("required texts: two characters count, what all spellings share, per a
     requiredTexts("(?:((?:\\d+\\.)+\\d+)\\/(?:addons\\/)?)?p5(?:\\.sound)?(?:\\.min)?\\.js"),
     [["p5", ".js"]],
   );
-  assert.deepEqual(requiredTexts("(?:/|-)dc(?:\\.leaflet)?\\.js|Dc-x"), [["dc", ".js"], ["dc-x"]]);
+  assert.deepEqual(requiredTexts("(?:/|-)dc(?:\\.leaflet)?\\.js|Dc-x"), [
+    ["dc", ".js", ["/dc", "-dc"]],
+    ["dc-x"],
+  ]);
   assert.equal(requiredTexts("p5?\\.js|[ab]"), null, "an alternative without any");
   // A run of several spellings: what they all share, the longer of their start and end.
   assert.deepEqual(requiredTexts("wss?://x"), [["s://x"]]);
@@ -134,4 +137,10 @@ Deno.test("required texts: two characters count, what all spellings share, per a
     [["/jquery", [".popupoverlay.js", "fancybox"]]],
   );
   assert.deepEqual(requiredTexts("jq(?:uery|ry)?x"), [["jq"]]);
+  // Short plain alternatives joined to the text after the group; a quantified character ends it.
+  assert.deepEqual(requiredTexts("(?:/|-)dc(?:\\.leaflet)?\\.js"), [["dc", ".js", ["/dc", "-dc"]]]);
+  assert.deepEqual(requiredTexts("(?:a|b)cd+e"), [["cd", ["acd", "bcd"]]]);
+  assert.deepEqual(requiredTexts("(?:a|)bc"), [["bc", ["abc", "bc"]]]);
+  assert.equal(requiredTexts("(?:a|b)c?d"), null, "c is optional: a or b alone is too short");
+  assert.deepEqual(requiredTexts("x(?:a|b[c])yz"), [["yz"]], "an alternative that is no text");
 });
