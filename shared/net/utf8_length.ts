@@ -1,5 +1,5 @@
 /** A character outside ASCII (one byte in UTF-8 below it). */
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * The number of bytes `s` takes in UTF-8 (as `TextEncoder` writes it: a lone surrogate is
