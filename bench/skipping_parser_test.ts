@@ -1,9 +1,10 @@
 /**
  * The reader's skipping parser (functions/ai-summary/skipping_parser.ts) against stock parse5
  * on every real page of htmlparser-benchmark, whole and in the 16 KiB chunks tree.ts writes:
- * the same tokens, at the same locations, with the same parse errors, and the same tree; and
- * the reader's tree (tree.ts: this parser, leaner elements) against stock parse5's with its
- * htmlparser2 adapter: the same nodes, names, namespaces and attributes.
+ * the same tokens (a script's or style's text joined), at the same locations, with the same
+ * parse errors, and the same tree; and the reader's tree (tree.ts: this parser, leaner
+ * elements) against stock parse5's with its htmlparser2 adapter: the same nodes, names,
+ * namespaces and attributes.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";

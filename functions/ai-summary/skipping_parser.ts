@@ -7,7 +7,8 @@
  * has its type (characters or white space, which a run never mixes); in tag and attribute
  * names it appends the character to the name (lower-cased: a run has no upper-case letter). Here the first character
  * goes through the stock state and the rest of its run is then consumed at once: the same
- * tokens, at the same places, with the same preprocessor state (its line count included). A
+ * tokens (but in script and style text, see RAW_TEXT_RUN), at the same places, with the same
+ * preprocessor state (its line count included). A
  * run never holds what the preprocessor treats apart (CR, surrogates, control characters,
  * noncharacters) nor what a state stops at (`<`, `&`, the quote, `-`, NUL). On an instance's first page (code not yet
  * compiled by the JIT) the per-character steps took most of the parse (bench/cold_path.ts).
@@ -33,8 +34,15 @@ const runOf = (allowed: string) => new RegExp(`[${allowed}\\xa0-\\ud7ff\\ue000-\
 
 /** Text in the data and RCDATA states: not `<`, `&` or white space. */
 const TEXT_RUN = runOf("\\x21-\\x25\\x27-\\x3b\\x3d-\\x7e");
-/** Text in the RAWTEXT, script data and PLAINTEXT states (no references there): not `<`. */
+/** Text in the PLAINTEXT state (no references there): not `<` or white space. */
 const RAW_RUN = runOf("\\x21-\\x3b\\x3d-\\x7e");
+/**
+ * Text of a `<script>`, `<style>` or other raw-text element, white space included: not `<`.
+ * Its characters and white space go into one token of the first one's type, where stock
+ * parse5 makes a token at each change of type; the tree is the same, since the parser, in
+ * the "text" insertion mode it is always in for these two states, appends both kinds alike.
+ */
+const RAW_TEXT_RUN = runOf("\\t\\n\\f\\x20-\\x3b\\x3d-\\x7e");
 /** White space in text (LF included: its line is counted as the preprocessor counts it; not CR). */
 const SPACE_RUN = /[ \t\n\f]*/y;
 /** A double-quoted attribute value: not its quote or `&` (white space is part of it). */
@@ -129,8 +137,8 @@ class SkippingTokenizer extends Tokenizer {}
 
 skipAfter("_stateData", (cp) => isSpace(cp) ? SPACE_RUN : TEXT_RUN);
 skipAfter("_stateRcdata", (cp) => isSpace(cp) ? SPACE_RUN : TEXT_RUN);
-skipAfter("_stateRawtext", (cp) => isSpace(cp) ? SPACE_RUN : RAW_RUN);
-skipAfter("_stateScriptData", (cp) => isSpace(cp) ? SPACE_RUN : RAW_RUN);
+skipAfter("_stateRawtext", () => RAW_TEXT_RUN);
+skipAfter("_stateScriptData", () => RAW_TEXT_RUN);
 skipAfter("_statePlaintext", (cp) => isSpace(cp) ? SPACE_RUN : RAW_RUN);
 skipAfter("_stateAttributeValueDoubleQuoted", () => DOUBLE_QUOTED_RUN);
 skipAfter("_stateAttributeValueSingleQuoted", () => SINGLE_QUOTED_RUN);

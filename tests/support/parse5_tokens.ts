@@ -23,9 +23,17 @@ const HANDLERS = [
   "onEof",
 ] as const;
 
+/** The parser's "text" insertion mode (parse5 does not export its InsertionMode numbers). */
+const TEXT_MODE = 7;
+/** Elements whose text is RCDATA (its character tokens are compared one by one). */
+const RCDATA = new Set(["title", "textarea"]);
+
 /**
  * The tokens (with locations) and parse errors of one parse of `html`, written `chunk`
- * characters at a time, then the serialised tree as the last line.
+ * characters at a time, then the serialised tree as the last line. In the text of a script,
+ * style or other raw-text element, the character and white space tokens in a row are one
+ * line, their text joined, from the first one's start to the last one's end: the parser
+ * appends both kinds alike there, and the skipping parser makes one token of them.
  */
 export function parse5Tokens(html: string, make: MakeParser, chunk = Infinity): string[] {
   const out: string[] = [];
@@ -34,10 +42,33 @@ export function parse5Tokens(html: string, make: MakeParser, chunk = Infinity): 
     onParseError: (e) => out.push(`error ${JSON.stringify(e)}`),
   });
   const handler = parser as unknown as Record<string, (token: unknown) => void>;
+  const state = parser as unknown as {
+    insertionMode: number;
+    openElements: { current: { tagName?: string } };
+  };
+  let raw: { chars: string; start: number; end: number } | null = null;
+  const flushRaw = () => {
+    if (raw) out.push(`raw text ${JSON.stringify(raw)}`);
+    raw = null;
+  };
   for (const name of HANDLERS) {
     const stock = handler[name].bind(parser);
     handler[name] = (token) => {
-      out.push(`${name} ${JSON.stringify(token)}`);
+      const t = token as { chars?: string; location?: { startOffset: number; endOffset: number } };
+      const text = name === "onCharacter" || name === "onWhitespaceCharacter";
+      if (
+        text && state.insertionMode === TEXT_MODE &&
+        !RCDATA.has(state.openElements.current?.tagName ?? "")
+      ) {
+        const loc = t.location!;
+        if (raw) {
+          raw.chars += t.chars;
+          raw.end = loc.endOffset;
+        } else raw = { chars: t.chars!, start: loc.startOffset, end: loc.endOffset };
+      } else {
+        flushRaw();
+        out.push(`${name} ${JSON.stringify(token)}`);
+      }
       stock(token);
     };
   }
@@ -45,6 +76,7 @@ export function parse5Tokens(html: string, make: MakeParser, chunk = Infinity): 
   for (let i = 0; i < html.length; i += chunk) {
     parser.tokenizer.write(html.slice(i, i + chunk), i + chunk >= html.length);
   }
+  flushRaw();
   out.push(`tree ${serialize(parser.document)}`);
   return out;
 }
