@@ -7,6 +7,7 @@
 import { isTag } from "domhandler";
 import { compile, selectAll } from "css-select";
 import { parse as parseSelector } from "css-what";
+import { cooperative, type YieldSoon } from "../../shared/contract/cooperative.ts";
 import { type AnyNode, attr, type Document, type Element, text } from "../../shared/net/html.ts";
 import { cleanAuthor } from "./authors.ts";
 
@@ -57,48 +58,76 @@ export function selectorKey(selector: string): string | null {
  */
 const elementLists = new WeakMap<Document, Map<string | null, Element[]>>();
 
-function elementsOf(doc: Document, key: string | null): Element[] {
+/** Elements walked or tested between two checks of the cooperative yield. */
+const CHECK_EVERY = 256;
+
+async function elementsOf(
+  doc: Document,
+  key: string | null,
+  yieldSoon: YieldSoon,
+): Promise<Element[]> {
   let lists = elementLists.get(doc);
   if (!lists) elementLists.set(doc, lists = new Map());
   let list = lists.get(key);
   if (list) return list;
-  if (key !== null) {
-    const name = key.slice(1);
-    list = key[0] === "<"
-      ? elementsOf(doc, null).filter((el) => el.name === name)
-      : elementsOf(doc, null).filter((el) => el.attribs[name] !== undefined);
-    lists.set(key, list);
-    return list;
-  }
   list = [];
-  const stack: AnyNode[] = [...doc.children].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (!isTag(node)) continue;
-    list.push(node);
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  if (key !== null) {
+    const all = await elementsOf(doc, null, yieldSoon);
+    const name = key.slice(1);
+    const byTag = key[0] === "<";
+    for (let i = 0; i < all.length; i++) {
+      if (i % CHECK_EVERY === 0 && yieldSoon.due()) await yieldSoon();
+      const el = all[i];
+      if (byTag ? el.name === name : el.attribs[name] !== undefined) list.push(el);
+    }
+  } else {
+    const stack: AnyNode[] = [...doc.children].reverse();
+    while (stack.length > 0) {
+      if (list.length % CHECK_EVERY === 0 && yieldSoon.due()) await yieldSoon();
+      const node = stack.pop()!;
+      if (!isTag(node)) continue;
+      list.push(node);
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+    }
   }
-  lists.set(null, list);
+  lists.set(key, list);
   return list;
 }
 
-/**
- * The elements under `root` matching `selector`, in document order, at most `limit` (each
- * selector compiled once per process).
- */
-function select(root: AnyNode, selector: string, limit = Infinity): Element[] {
+/** A selector compiled once per process. */
+function queryOf(selector: string): Query {
   let query = compiled.get(selector);
   if (!query) {
     query = { match: compile<AnyNode, Element>(selector), key: selectorKey(selector) };
     compiled.set(selector, query);
   }
-  if (root.type !== "root") return selectAll(query.match, root) as Element[];
+  return query;
+}
+
+/**
+ * The elements of `doc` matching `selector`, in document order, at most `limit`; the scan
+ * pauses for other requests when `yieldSoon` is due (a page may hold 300,000 elements).
+ */
+async function select(
+  doc: Document,
+  selector: string,
+  yieldSoon: YieldSoon,
+  limit = Infinity,
+): Promise<Element[]> {
+  const query = queryOf(selector);
   const found: Element[] = [];
-  for (const el of elementsOf(root as Document, query.key)) {
-    if (!query.match(el)) continue;
-    if (found.push(el) >= limit) break;
+  const list = await elementsOf(doc, query.key, yieldSoon);
+  for (let i = 0; i < list.length; i++) {
+    if (i % CHECK_EVERY === CHECK_EVERY - 1 && yieldSoon.due()) await yieldSoon();
+    if (!query.match(list[i])) continue;
+    if (found.push(list[i]) >= limit) break;
   }
   return found;
+}
+
+/** The elements under `root` (an element) matching `selector`, in document order. */
+function selectUnder(root: Element, selector: string): Element[] {
+  return selectAll(queryOf(selector).match, root) as Element[];
 }
 
 /**
@@ -109,13 +138,14 @@ function select(root: AnyNode, selector: string, limit = Infinity): Element[] {
 const MAX_CANDIDATES = 20;
 
 /** The first matching element's value that `accept` keeps, among the first few matches. */
-function firstValue(
+async function firstValue(
   doc: Document,
   selector: string,
   read: (el: Element) => string | null,
-  accept: (value: string) => boolean = () => true,
-): string | null {
-  const candidates = select(doc, selector, MAX_CANDIDATES);
+  accept: (value: string) => boolean,
+  yieldSoon: YieldSoon,
+): Promise<string | null> {
+  const candidates = await select(doc, selector, yieldSoon, MAX_CANDIDATES);
   for (let i = 0; i < candidates.length; i++) {
     const value = read(candidates[i]);
     if (value && accept(value)) return value;
@@ -193,14 +223,19 @@ export const PUBLISHER_RULES: BodyRule[] = [
   { selector: '[class*="logo" i] img[alt]', read: (el) => attr(el, "alt") },
 ];
 
-/** The first value the rules find, each checked by `valid` (e.g. parses as a date). */
-export function fromRules(
+/**
+ * The first value the rules find, each checked by `valid` (e.g. parses as a date); the scans
+ * pause for other requests when `yieldSoon` is due.
+ */
+export async function fromRules(
   doc: Document,
   rules: BodyRule[],
   valid: (value: string) => boolean = () => true,
-): string | null {
+  yieldSoon: YieldSoon = cooperative(),
+): Promise<string | null> {
   for (const r of rules) {
-    const v = firstValue(doc, r.selector, r.read, (x) => (r.accept?.(x) ?? true) && valid(x));
+    const accept = (x: string) => (r.accept?.(x) ?? true) && valid(x);
+    const v = await firstValue(doc, r.selector, r.read, accept, yieldSoon);
     if (v) return v;
   }
   return null;
@@ -217,10 +252,16 @@ export const NOT_A_PICTURE =
 const MIN_SIDE = 100;
 
 /** The article's lead image: the first real picture inside the article (not an icon). */
-export function leadImage(doc: Document): string | null {
+export async function leadImage(
+  doc: Document,
+  yieldSoon: YieldSoon = cooperative(),
+): Promise<string | null> {
+  let tested = 0;
   for (const root of ARTICLE_ROOTS) {
-    for (const container of select(doc, root)) {
-      for (const img of select(container, "img[src]")) {
+    for (const container of await select(doc, root, yieldSoon)) {
+      if (yieldSoon.due()) await yieldSoon();
+      for (const img of selectUnder(container, "img[src]")) {
+        if (++tested % CHECK_EVERY === 0 && yieldSoon.due()) await yieldSoon();
         const src = attr(img, "src");
         if (!src || NOT_A_PICTURE.test(src)) continue;
         const w = parseInt(img.attribs.width ?? "", 10);
@@ -243,14 +284,23 @@ const COOKIE_NOTICE = /\bcookies?\b|\bconsent\b|\bGDPR\b/i;
 const MAX_DESCRIPTION = 300;
 
 /** The first real paragraph: in the article when there is one, outside page chrome, not links. */
-export function firstParagraph(doc: Document): string | null {
-  const roots = ARTICLE_ROOTS.flatMap((r) => select(doc, r));
-  for (const root of [...roots, ...select(doc, "body")]) {
-    for (const p of select(root, "p")) {
+export async function firstParagraph(
+  doc: Document,
+  yieldSoon: YieldSoon = cooperative(),
+): Promise<string | null> {
+  const roots: Element[] = [];
+  for (const r of [...ARTICLE_ROOTS, "body"]) {
+    for (const el of await select(doc, r, yieldSoon)) roots.push(el);
+  }
+  let tested = 0;
+  for (const root of roots) {
+    if (yieldSoon.due()) await yieldSoon();
+    for (const p of selectUnder(root, "p")) {
+      if (++tested % CHECK_EVERY === 0 && yieldSoon.due()) await yieldSoon();
       if (inChrome(p)) continue;
       const value = text(p);
       if (value.length < MIN_PARAGRAPH || COOKIE_NOTICE.test(value)) continue;
-      const links = select(p, "a").reduce((n, a) => n + text(a).length, 0);
+      const links = selectUnder(p, "a").reduce((n, a) => n + text(a).length, 0);
       if (links > value.length / 2) continue;
       return clip(value);
     }

@@ -7,6 +7,7 @@
  */
 import { decodeHTML } from "entities";
 import { ApiError } from "../../shared/contract/errors.ts";
+import type { YieldSoon } from "../../shared/contract/cooperative.ts";
 import {
   collapse,
   cooperative,
@@ -30,7 +31,7 @@ import { toIsoDate } from "./dates.ts";
 import { mainNode, parseJsonLd } from "./jsonld.ts";
 import { alternates, bestFavicon, feeds, icons, oembed } from "./links.ts";
 import type { ImageValue, PageMetadata } from "./schema.ts";
-import { collectSignals } from "./signals.ts";
+import { collectSignals, skippedWarnings } from "./signals.ts";
 import { ogImages, openGraphGroup, twitterGroup } from "./tag_groups.ts";
 
 /**
@@ -42,11 +43,12 @@ async function first<T, R>(
   sources: Source<T>[],
   page: Page,
   normalise: (v: T) => R | null,
-  yieldSoon: () => Promise<void>,
+  yieldSoon: YieldSoon,
 ): Promise<R | null> {
   for (const source of sources) {
-    await yieldSoon();
-    const raw = source.read(page);
+    if (yieldSoon.due()) await yieldSoon();
+    let raw = source.read(page);
+    if (raw instanceof Promise) raw = await raw;
     if (raw === null || raw === undefined) continue;
     const value = normalise(raw);
     if (value !== null) return value;
@@ -117,9 +119,9 @@ export async function extractMetadata(
     endsAt: started + budgetMs,
     over: () => new ApiError("PARSE_ERROR", `Page took longer than ${budgetMs} ms to read`),
   });
-  const s = collectSignals(doc, finalUrl);
-  const ld = parseJsonLd(s.jsonLdTexts, s.base);
-  const page: Page = { doc, s, ld, main: mainNode(ld), og: ogImages(s.ordered) };
+  const s = await collectSignals(doc, finalUrl, yieldSoon);
+  const ld = await parseJsonLd(s.jsonLdTexts, s.base, yieldSoon);
+  const page: Page = { doc, s, ld, main: mainNode(ld), og: ogImages(s.ordered), yieldSoon };
   const pick = <T, R>(sources: Source<T>[], normalise: (v: T) => R | null) =>
     first(sources, page, normalise, yieldSoon);
   const published = await pick(TEXT_FIELDS.publishedTime, datedValue);
@@ -157,7 +159,7 @@ export async function extractMetadata(
     feeds: feeds(s.links, s.base),
     oembed: oembed(s.links, s.base),
     alternates: alternates(s.links, s.base),
-    warnings: ld.warnings,
+    warnings: [...ld.warnings, ...skippedWarnings(s)],
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { decodeHTML } from "entities";
 import { resolveUrl } from "../../shared/net/html.ts";
+import { cooperative, type YieldSoon } from "../../shared/contract/cooperative.ts";
 
 /** A JSON-LD node (an object). */
 export type LdNode = Record<string, unknown>;
@@ -69,6 +70,13 @@ function unwrap(raw: string): string {
  */
 export const MAX_LD_DEPTH = 64;
 
+/**
+ * JSON-LD characters read per page (all blocks together): real pages carry a few KiB to a few
+ * hundred, and `JSON.parse` cannot pause, so a 6 MB graph held the instance for half a second
+ * on its own (and its answer another). Blocks past it are skipped with a warning.
+ */
+export const MAX_LD_CHARS = 1_000_000;
+
 /** Whether the JSON text `source` nests arrays and objects deeper than `max` (one pass). */
 export function nestsDeeper(source: string, max: number): boolean {
   let depth = 0;
@@ -86,27 +94,44 @@ export function nestsDeeper(source: string, max: number): boolean {
   return false;
 }
 
-/** Parses the blocks of a page against its base URL; a block that cannot be read is skipped. */
-export function parseJsonLd(texts: string[], base: string): JsonLd {
+/**
+ * Parses the blocks of a page against its base URL; a block that cannot be read is skipped.
+ * Making URLs absolute pauses for other requests when `yieldSoon` says its slice has passed (a
+ * block may be a graph of 150,000 nodes).
+ */
+export async function parseJsonLd(
+  texts: string[],
+  base: string,
+  yieldSoon: YieldSoon = cooperative(),
+): Promise<JsonLd> {
   const ld: JsonLd = { blocks: [], nodes: [], byId: new Map(), warnings: [] };
-  texts.forEach((raw, i) => {
+  let read = 0;
+  for (const [i, raw] of texts.entries()) {
+    if (yieldSoon.due()) await yieldSoon();
+    if (read + raw.length > MAX_LD_CHARS) {
+      ld.warnings.push(
+        `JSON-LD block ${i + 1} is past the ${MAX_LD_CHARS} characters read per page; skipped`,
+      );
+      continue;
+    }
+    read += raw.length;
     const source = unwrap(raw);
     if (source === "") {
       ld.warnings.push(`JSON-LD block ${i + 1} is empty; skipped`);
-      return;
+      continue;
     }
     if (nestsDeeper(source, MAX_LD_DEPTH)) {
       ld.warnings.push(`JSON-LD block ${i + 1} nests deeper than ${MAX_LD_DEPTH} levels; skipped`);
-      return;
+      continue;
     }
     let block: unknown;
     try {
       block = JSON.parse(source);
     } catch {
       ld.warnings.push(`JSON-LD block ${i + 1} is not valid JSON; skipped`);
-      return;
+      continue;
     }
-    block = absolutise(block, base, null);
+    await absolutise(block, base, yieldSoon);
     ld.blocks.push(block);
     for (const node of topNodes(block)) {
       ld.nodes.push(node);
@@ -114,7 +139,7 @@ export function parseJsonLd(texts: string[], base: string): JsonLd {
         ld.byId.set(node["@id"], node);
       }
     }
-  });
+  }
   return ld;
 }
 
@@ -130,21 +155,42 @@ function topNodes(block: unknown): LdNode[] {
   return Array.isArray(graph) ? [...own, ...graph.flatMap(topNodes)] : own;
 }
 
-/** Resolves string values under URL keys, recursively; other values are kept as they are. */
-function absolutise(value: unknown, base: string, key: string | null): unknown {
-  if (typeof value === "string") {
-    if (key === null || !URL_KEYS.has(key) || /\s/.test(value.trim())) return value;
-    return resolveUrl(value, base) ?? value;
-  }
-  if (Array.isArray(value)) return value.map((v) => absolutise(v, base, key));
-  if (isNode(value)) {
-    const out: LdNode = {};
-    for (const [k, v] of Object.entries(value)) {
-      out[k] = k === "@context" ? v : absolutise(v, base, k);
+/** Values visited between two checks of the cooperative yield. */
+const CHECK_EVERY = 1_024;
+
+/**
+ * Resolves string values under URL keys (an array's items under its key), in place: `block`
+ * is fresh from `JSON.parse`, so no copy of it is made. `@context` is left as written. One
+ * pass over the values with a stack, pausing when `yieldSoon` is due.
+ */
+async function absolutise(block: unknown, base: string, yieldSoon: YieldSoon): Promise<void> {
+  const resolve = (value: string) =>
+    /\s/.test(value.trim()) ? value : resolveUrl(value, base) ?? value;
+  // Containers still to visit, each with the key it sits under (null at the top).
+  const stack: [Record<string, unknown> | unknown[], string | null][] = [];
+  if (typeof block === "object" && block !== null) stack.push([block as LdNode, null]);
+  let visited = 0;
+  while (stack.length > 0) {
+    if (++visited % CHECK_EVERY === 0 && yieldSoon.due()) await yieldSoon();
+    const [container, key] = stack.pop()!;
+    if (Array.isArray(container)) {
+      const isUrl = key !== null && URL_KEYS.has(key);
+      for (let i = 0; i < container.length; i++) {
+        const v = container[i];
+        if (typeof v === "string") {
+          if (isUrl) container[i] = resolve(v);
+        } else if (typeof v === "object" && v !== null) stack.push([v as LdNode, key]);
+      }
+      continue;
     }
-    return out;
+    for (const k of Object.keys(container)) {
+      if (k === "@context") continue;
+      const v = container[k];
+      if (typeof v === "string") {
+        if (URL_KEYS.has(k)) container[k] = resolve(v);
+      } else if (typeof v === "object" && v !== null) stack.push([v as LdNode, k]);
+    }
   }
-  return value;
 }
 
 /** A node, or the node a bare `{"@id": ...}` reference points to. */

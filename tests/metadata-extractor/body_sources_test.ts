@@ -21,8 +21,8 @@ Deno.test("a top heading's text is never the author or the publisher", async () 
       `<p>Text of the story, long enough to be a paragraph of the article body.</p>`,
   );
   const doc = parseHtml(html);
-  assert.equal(fromRules(doc, AUTHOR_RULES), null);
-  assert.equal(fromRules(doc, PUBLISHER_RULES), null);
+  assert.equal(await fromRules(doc, AUTHOR_RULES), null);
+  assert.equal(await fromRules(doc, PUBLISHER_RULES), null);
   const m = await extractMetadata(html, AT);
   assert.equal(m.author, null);
   assert.equal(m.siteName, null);
@@ -40,7 +40,7 @@ Deno.test("a heading's text gives way to the real byline and the title's site su
   assert.equal(m.siteName, "The Courier");
 });
 
-Deno.test("navigation text is never the author or the publisher", () => {
+Deno.test("navigation text is never the author or the publisher", async () => {
   const html = body(
     `<nav><ul><li class="nav-authors"><a href="/authors/">For Authors</a></li>` +
       `<li><a class="brand" href="/">Home Page</a></li></ul></nav>` +
@@ -49,8 +49,8 @@ Deno.test("navigation text is never the author or the publisher", () => {
       `</article>`,
   );
   const doc = parseHtml(html);
-  assert.equal(fromRules(doc, AUTHOR_RULES), "Richard Johnston");
-  assert.equal(fromRules(doc, PUBLISHER_RULES), null);
+  assert.equal(await fromRules(doc, AUTHOR_RULES), "Richard Johnston");
+  assert.equal(await fromRules(doc, PUBLISHER_RULES), null);
 });
 
 Deno.test("bylines in lower headings (h3-h6) are still read", async () => {
