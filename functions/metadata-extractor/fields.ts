@@ -250,7 +250,7 @@ export const LANG_SOURCES: Source<string>[] = [
 
 /** `keywords`: comma-separated lists are split; duplicates dropped. */
 export const KEYWORD_SOURCES: Source<string[]>[] = [
-  { from: "<meta name=keywords>", read: (p) => p.s.meta.get("keywords")?.flatMap(splitList) },
+  { from: "<meta name=keywords>", read: (p) => splitLists(p.s.meta.get("keywords")) },
   { from: "article:tag (all)", read: (p) => p.s.meta.get("article:tag") },
   {
     from: "JSON-LD keywords",
@@ -264,6 +264,14 @@ export const KEYWORD_SOURCES: Source<string[]>[] = [
 
 function splitList(value: string): string[] {
   return value.split(",");
+}
+
+/** The items of comma lists, in order; undefined for none. */
+function splitLists(values: string[] | undefined): string[] | undefined {
+  if (!values) return undefined;
+  const out: string[] = [];
+  for (const v of values) for (const item of v.split(",")) out.push(item);
+  return out;
 }
 
 /** `image`: the URL with the size and alt text declared next to it. */

@@ -1,7 +1,7 @@
 /**
  * One walk over the parsed document that collects every signal the metadata fields read:
  * `<meta>` by name/property, `<link>` tags, `itemprop` values, JSON-LD script texts, the
- * `<html lang>`, `<base href>`, the first `<title>` and `<h1>` and the first `rel=author` link.
+ * `<html lang>`, `<base href>`, the first `<title>` and `<h1>`.
  * The field table (fields.ts) then only looks values up; nothing walks the tree twice.
  */
 import {
@@ -43,8 +43,6 @@ export interface PageSignals {
   title: string | null;
   /** Text of the first non-empty `<h1>`. */
   h1: string | null;
-  /** Text of the first `<a rel="author">`. */
-  relAuthor: string | null;
   /** `<meta content>` by lowercased `property` and `name`, every value in document order. */
   meta: Map<string, string[]>;
   /** Open Graph family and Twitter tags as `[key, content]` in document order (grouping needs it). */
@@ -64,8 +62,12 @@ export interface PageSignals {
 /** Meta key prefixes kept in document order: Open Graph (with its object types) and Twitter. */
 export const OPEN_GRAPH_PREFIXES = ["og:", "article:", "book:", "profile:", "music:", "video:"];
 
-function isOrderedKey(key: string): boolean {
-  return key.startsWith("twitter:") || OPEN_GRAPH_PREFIXES.some((p) => key.startsWith(p));
+/** Any prefix kept in order (one test, not one per prefix). */
+const ORDERED_KEY = new RegExp(`^(?:${[...OPEN_GRAPH_PREFIXES, "twitter:"].join("|")})`);
+
+/** Whether `key` is of the Open Graph family or Twitter's. */
+export function isOrderedKey(key: string): boolean {
+  return ORDERED_KEY.test(key);
 }
 
 /** Attribute value, trimmed; null when absent or blank. */
@@ -131,7 +133,6 @@ export async function collectSignals(
     htmlLang: null,
     title: null,
     h1: null,
-    relAuthor: null,
     meta: new Map(),
     ordered: [],
     httpEquiv: new Map(),
@@ -148,6 +149,7 @@ export async function collectSignals(
   const svgStack: boolean[] = []; // whether each node of `stack` is inside an <svg>
   const pushChildren = (nodes: AnyNode[], inSvg: boolean) => {
     for (let i = nodes.length - 1; i >= 0; i--) {
+      if (!isTag(nodes[i])) continue; // text and comments hold no signal here
       stack.push(nodes[i]);
       svgStack.push(inSvg);
     }
@@ -156,10 +158,8 @@ export async function collectSignals(
   let walked = 0;
   while (stack.length > 0) {
     if (++walked % CHECK_EVERY === 0 && yieldSoon.due()) await yieldSoon();
-    const node = stack.pop()!;
+    const el = stack.pop() as Element;
     const inSvg = svgStack.pop()!;
-    if (!isTag(node)) continue;
-    const el = node;
     const name = el.name;
     const itemprop = el.attribs.itemprop;
     if (itemprop !== undefined && name !== "meta" && name !== "link") {
@@ -200,13 +200,6 @@ export async function collectSignals(
         continue;
       case "h1":
         if (s.h1 === null) s.h1 = text(el) || null;
-        break;
-      case "a":
-        if (
-          s.relAuthor === null && el.attribs.rel && /(^|\s)author(\s|$)/i.test(el.attribs.rel)
-        ) {
-          s.relAuthor = text(el) || null;
-        }
         break;
     }
     if (el.children.length > 0) pushChildren(el.children, inSvg || name === "svg");
