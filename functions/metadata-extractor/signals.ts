@@ -259,7 +259,7 @@ function readLink(el: Element, s: PageSignals): void {
     return;
   }
   s.links.push({
-    rel: rel.toLowerCase().split(/\s+/),
+    rel: /\s/.test(rel) ? rel.toLowerCase().split(/\s+/) : [rel.toLowerCase()],
     href,
     type: attrOf(el, "type")?.toLowerCase() ?? null,
     sizes: attrOf(el, "sizes"),
