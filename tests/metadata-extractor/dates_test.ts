@@ -2,6 +2,8 @@
 import assert from "node:assert/strict";
 import * as chrono from "chrono-node";
 import {
+  chronoDate,
+  commonDate,
   datesParser,
   dateStart,
   toIsoDate,
@@ -73,4 +75,66 @@ Deno.test("the dates parser is chrono's casual English one without the parsers o
   ) {
     assert.deepEqual(read(parser, text), read(chrono.casual, text), text);
   }
+});
+
+Deno.test("commonDate answers what chrono answers, on every form it takes", () => {
+  const labels = [
+    "",
+    "Updated: ",
+    "UPDATED:",
+    "Published ",
+    "Posted on ",
+    "Last updated: ",
+    "Date:",
+  ];
+  const months = ["June", "jun", "Jun.", "SEPT", "Sept.", "September", "may", "Dec.", "february"];
+  const days = ["1", "07", "7th", "22nd", "29", "30", "31", "3rd", "1st"];
+  const years = ["1989", "1999", "2013", "2020", String(new Date().getUTCFullYear() + 2)];
+  const times = [
+    "",
+    " 12:24 AM",
+    " - 12:24 AM",
+    ", 3:14 pm",
+    " at 10:50 AM",
+    " 15:37",
+    "-9:05:30 PM",
+    " 0:15",
+    " 12:00 PM",
+    " 13:00 PM",
+    " 24:10",
+    " 7:45 am",
+    " 11:59:59 PM",
+    " 9:61",
+    ", 10:59am",
+  ];
+  let x = 11;
+  const pick = <T>(list: T[]) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return list[(x >>> 0) % list.length];
+  };
+  let taken = 0;
+  for (let i = 0; i < 20_000; i++) {
+    const comma = pick([",", ""]);
+    const line = `${pick(labels)}${pick(months)} ${pick(days)}${comma} ${pick(years)}${
+      pick(times)
+    }`;
+    const common = commonDate(line);
+    if (common === undefined) continue;
+    taken++;
+    assert.equal(common, chronoDate(line), line);
+  }
+  assert.ok(taken > 5_000, `only ${taken} lines took the common form`);
+  // The bench page's stamp, and forms left to chrono (a zone, a weekday, text after).
+  assert.equal(commonDate("Updated: June 7, 2013 - 12:24 AM"), "2013-06-07T00:24:00.000Z");
+  for (
+    const line of [
+      "July 18, 2013 9:00 PM EDT",
+      "Friday, July 19, 2013",
+      "18 July 2013",
+      "June 7, 2013 | 4 comments",
+      "By Ann, June 7, 2013",
+    ]
+  ) assert.equal(commonDate(line), undefined, line);
 });
