@@ -19,6 +19,7 @@ import {
   formatNotes,
   formatTable,
   msToFirst200,
+  pairInTurn,
   QUICK,
   type Start,
   startRows,
@@ -127,13 +128,7 @@ export async function measure(only: readonly string[] = SLUGS): Promise<BenchRow
         const runProject = async () =>
           project[i].push(await startOnce(dir, `${slug}.js`, envOf(slug)));
         try {
-          if (round % 2 === 0) {
-            await runBaseline();
-            await runProject();
-          } else {
-            await runProject();
-            await runBaseline();
-          }
+          await pairInTurn(round, runBaseline, runProject);
         } catch (err) {
           failed.set(slug, err);
         }

@@ -32,6 +32,7 @@ import {
   formatNotes,
   formatTable,
   listeningOrigin,
+  pairInTurn,
   peakRss,
   QUICK,
   rssBytes,
@@ -176,13 +177,7 @@ async function measurePairs(dir: string, pairs: Pair[], note: string): Promise<B
         if (round >= 0) baseline[i].push(start);
       };
       try {
-        if (round % 2 === 0) {
-          await runBaseline();
-          await runProject();
-        } else {
-          await runProject();
-          await runBaseline();
-        }
+        await pairInTurn(round, runBaseline, runProject);
       } catch (err) {
         failed.set(p, err);
       }

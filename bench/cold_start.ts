@@ -21,6 +21,7 @@ import {
   formatNotes,
   formatTable,
   msToFirst200,
+  pairInTurn,
   percentile,
   QUICK,
   stopChild,
@@ -113,14 +114,7 @@ export async function measure(only: readonly string[] = SLUGS): Promise<BenchRow
         const runProject = async () =>
           project[i].push(await startOnce(s.entry, dataDir(i), profArgs(s)));
         try {
-          // The order flips every round, so neither side always runs first.
-          if (round % 2 === 0) {
-            await runBaseline();
-            await runProject();
-          } else {
-            await runProject();
-            await runBaseline();
-          }
+          await pairInTurn(round, runBaseline, runProject);
         } catch (err) {
           failed.set(s, err);
         }

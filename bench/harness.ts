@@ -145,6 +145,20 @@ export function formatNotes(rows: BenchRow[]): string {
   return [...byNote].map(([note, measures]) => `- ${measures.join("; ")}: ${note}`).join("\n");
 }
 
+/**
+ * Runs a measured pair in the order of `round`: `baseline` first on even rounds, `project`
+ * first on odd ones, so that neither side always starts on a machine the other just warmed.
+ */
+export async function pairInTurn(
+  round: number,
+  baseline: () => Promise<unknown>,
+  project: () => Promise<unknown>,
+): Promise<void> {
+  const [first, second] = round % 2 === 0 ? [baseline, project] : [project, baseline];
+  await first();
+  await second();
+}
+
 /** Median and a percentile of samples (ms). */
 export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);

@@ -30,9 +30,8 @@ import { callerToken, requestGithub } from "./caller_token.ts";
 import { MAX_GLOBS, validGlob } from "./file_rules.ts";
 import { readRepository } from "./github_api.ts";
 import type { GithubConfig } from "./github_config.ts";
-import { parseGithubRepoUrl } from "./github_url.ts";
+import { parseGithubRepoUrl, REF_PATTERN } from "./github_url.ts";
 import { explainMessages, explainUserMessage } from "./prompt.ts";
-import { REF_PATTERN } from "./repo_files.ts";
 import { ROOT } from "./root.ts";
 
 /** The digest (its Markdown, TOML and JSONC readers), loaded by the first `/explain`. */

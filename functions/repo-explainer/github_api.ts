@@ -7,15 +7,29 @@ import { ApiError } from "../../shared/contract/errors.ts";
 import { describeFetchFailure } from "../../shared/net/fetch_failure.ts";
 import type { GithubConfig } from "./github_config.ts";
 import type { RepoRef } from "./github_url.ts";
-import { MANIFEST_FILES } from "./manifests.ts";
 
 /** The API version the requests ask for. */
 export const GITHUB_API_VERSION = "2022-11-28";
 
 const USER_AGENT = "EdgeUtilityServices-repo-explainer/1.0";
 
-/** Manifests looked for at the top level, the first present being the main one. */
-export const MANIFESTS = MANIFEST_FILES;
+/**
+ * Manifests looked for at the top level, the first present being the main one, in the order
+ * the model's prompt prefers them (manifests.ts reads each; kept here so that reading the
+ * repository does not load that module's TOML and JSONC parsers).
+ */
+export const MANIFESTS = [
+  "package.json",
+  "deno.json",
+  "deno.jsonc",
+  "pyproject.toml",
+  "Cargo.toml",
+  "go.mod",
+  "requirements.txt",
+  "composer.json",
+  "Gemfile",
+  "Makefile",
+] as const;
 
 /** Manifests read at most (in {@link MANIFESTS} order), one request each, in parallel. */
 export const MAX_MANIFESTS = 4;

@@ -20,7 +20,10 @@ export const OWNER_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}
 export const REPO_PATTERN = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
 
 /** Branch, tag or commit names taken from `tree/<ref>` (one path segment). */
-const REF_PATTERN = /^(?!.*\.\.)[A-Za-z0-9._\-+@]{1,200}$/;
+const TREE_REF_PATTERN = /^(?!.*\.\.)[A-Za-z0-9._\-+@]{1,200}$/;
+
+/** Refs a caller may name in `ref=`: branch, tag (slashes allowed) or commit. */
+export const REF_PATTERN = /^(?!\/)(?!.*\/\/)(?!.*\.\.)[A-Za-z0-9._\-+@/]{1,200}(?<!\/)$/;
 
 const HOSTS = new Set(["github.com", "www.github.com"]);
 
@@ -74,7 +77,7 @@ export function parseGithubRepoUrl(input: string): RepoRef | null {
   if (!OWNER_PATTERN.test(owner) || !REPO_PATTERN.test(repo)) return null;
   let ref: string | null = null;
   if (kind === "tree" && rawRef !== undefined) {
-    if (!REF_PATTERN.test(rawRef)) return null;
+    if (!TREE_REF_PATTERN.test(rawRef)) return null;
     ref = rawRef;
   }
   return { owner, repo, ref };

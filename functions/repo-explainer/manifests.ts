@@ -8,20 +8,6 @@
 import { parse as parseJsonc } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
 
-/** Manifests recognised at the top level, in the order the model's prompt prefers them. */
-export const MANIFEST_FILES = [
-  "package.json",
-  "deno.json",
-  "deno.jsonc",
-  "pyproject.toml",
-  "Cargo.toml",
-  "go.mod",
-  "requirements.txt",
-  "composer.json",
-  "Gemfile",
-  "Makefile",
-] as const;
-
 /** A runnable command and where it comes from. */
 export interface RunCommand {
   /** What to type, e.g. `npm run dev`. */

@@ -13,9 +13,6 @@ import type { PathFilter } from "./file_rules.ts";
 import { GithubApi, type ReadLimits } from "./github_api.ts";
 import type { GithubConfig } from "./github_config.ts";
 
-/** Refs a caller may name: branch, tag (slashes allowed) or commit. */
-export const REF_PATTERN = /^(?!\/)(?!.*\/\/)(?!.*\.\.)[A-Za-z0-9._\-+@/]{1,200}(?<!\/)$/;
-
 /** What was read. */
 export interface RepoFiles {
   /** `owner/name` as GitHub spells it. */

@@ -20,7 +20,7 @@ import {
   type ScreenshotLimits,
 } from "./limits.ts";
 import { WarmPages } from "./warm_pages.ts";
-import type { CaptureDeps, Prepared } from "./capture.ts";
+import type { CaptureDeps, CaptureRequest, Prepared } from "./capture.ts";
 import { FORMATS, SCREENSHOT_QUERY } from "./schema.ts";
 import { type CachedCapture, CaptureCache, etagOf, matchesIfNoneMatch } from "./capture_cache.ts";
 import { ROOT } from "./root.ts";
@@ -134,25 +134,30 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
       isPublicHost(target.hostname);
     if (!allowed) throw privateHostError(policy);
 
-    const key = JSON.stringify([
+    const request: CaptureRequest = {
       url,
       width,
       height,
       fullPage,
       deviceScaleFactor,
       format,
-      query.quality,
-      query.colorScheme,
-      query.reducedMotion,
-      query.omitBackground,
-      query.selector,
-      query.waitFor,
-      query.paper,
-      query.landscape,
-      query.device,
-      query.hideCookieBanners,
-      query.blockAds,
-    ]);
+      quality: format === "jpeg" || format === "webp"
+        ? query.quality ?? DEFAULT_QUALITY
+        : undefined,
+      paper: query.paper,
+      landscape: query.landscape,
+      device: query.device,
+      hideCookieBanners: query.hideCookieBanners,
+      blockAds: query.blockAds,
+      colorScheme: query.colorScheme,
+      reducedMotion: query.reducedMotion,
+      omitBackground: query.omitBackground,
+      selector: query.selector,
+      waitFor: query.waitFor,
+    };
+    // The cache key is the capture's options themselves (in this fixed order), so no option
+    // can change the image without changing the key.
+    const key = JSON.stringify(request);
     const respond = (entry: CachedCapture, hit: boolean) => {
       const headers = {
         "Cache-Control": CACHE_CONTROL,
@@ -175,27 +180,7 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
       // A request past the page slots and their queue is 502 "Busy: …" with Retry-After.
       png = await admitted(c, slots, "SCREENSHOT_ERROR", async () =>
         (await loadCapture()).capture(
-          {
-            url,
-            width,
-            height,
-            fullPage,
-            deviceScaleFactor,
-            format,
-            quality: format === "jpeg" || format === "webp"
-              ? query.quality ?? DEFAULT_QUALITY
-              : undefined,
-            paper: query.paper,
-            landscape: query.landscape,
-            device: query.device,
-            hideCookieBanners: query.hideCookieBanners,
-            blockAds: query.blockAds,
-            colorScheme: query.colorScheme,
-            reducedMotion: query.reducedMotion,
-            omitBackground: query.omitBackground,
-            selector: query.selector,
-            waitFor: query.waitFor,
-          },
+          request,
           // The capture is bounded by its deadline, not by the client: Deno.serve's
           // request.signal also fires on success (legacy abort), so it is left alone.
           deps,

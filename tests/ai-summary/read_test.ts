@@ -3,10 +3,9 @@
  * reader, sanitiser and Markdown writer, in each format, and the error table.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../functions/ai-summary/app.ts";
+import { type Bindings, createApp } from "../../functions/ai-summary/app.ts";
 import { Admission } from "../../shared/contract/admission.ts";
 import { extractiveAi } from "../../shared/bindings/ai/mod.ts";
-import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { type FixtureRoute, startFixtureServer } from "../support/fixture_server.ts";
 import { guardedPolicy, openPolicy } from "../support/policy.ts";
 
@@ -33,12 +32,19 @@ const ROUTES: Record<string, FixtureRoute> = {
     }),
 };
 
+/**
+ * Runs `fn` on an app over the fixture server (`routes` added to its pages), with the open
+ * policy and the extractive AI unless `bindings` says otherwise.
+ */
 async function withApp(
   fn: (app: ReturnType<typeof createApp>, url: (path: string) => string) => Promise<void>,
-  policy: FetchPolicy = openPolicy(),
+  bindings: Partial<Bindings> = {},
+  routes: Record<string, FixtureRoute> = ROUTES,
 ) {
-  const pages = startFixtureServer(ROUTES);
-  const app = createApp({ fetchPolicy: policy, AI: extractiveAi() }, { log: () => {} });
+  const pages = startFixtureServer(routes);
+  const app = createApp({ fetchPolicy: openPolicy(), AI: extractiveAi(), ...bindings }, {
+    log: () => {},
+  });
   try {
     await fn(app, pages.url);
   } finally {
@@ -245,7 +251,7 @@ Deno.test("read: a private address is refused before any fetch; a refused connec
     const closed = await read(app, "http://public.test:9/");
     assert.equal(closed.status, 502);
     assert.equal((await closed.json()).code, "FETCH_ERROR");
-  }, guardedPolicy({ "public.test": "127.0.0.1" }, ["http://public.test:9"]));
+  }, { fetchPolicy: guardedPolicy({ "public.test": "127.0.0.1" }, ["http://public.test:9"]) });
 });
 
 Deno.test("read: the route and its schemas are in the OpenAPI document", async () => {
@@ -262,67 +268,63 @@ Deno.test("read: an article of 20,000 images is written to Markdown in pieces, e
   const para = `<p>${"Words of the story, with commas, and more words here. ".repeat(8)}</p>`;
   const gallery = `<html><head><title>Gallery</title></head><body><div class="content">` +
     `${para.repeat(3)}${'<img src="/i.png" alt="a">'.repeat(20_000)}${para}</div></body></html>`;
-  const pages = startFixtureServer({
+  const routes = {
     "/gallery": () =>
       new Response(gallery, { headers: { "content-type": "text/html; charset=utf-8" } }),
-  });
-  // A budget far above the work: this test is about the conversion, not the bound.
-  const app = createApp({ fetchPolicy: openPolicy(), AI: extractiveAi(), readBudgetMs: 60_000 }, {
-    log: () => {},
-  });
-  try {
-    const timed = async (format: string) => {
-      const started = performance.now();
-      const res = await read(app, pages.url("/gallery"), format);
-      const body = await res.json();
-      assert.equal(res.status, 200, JSON.stringify(body).slice(0, 300));
-      return { content: body.content as string, ms: performance.now() - started };
-    };
-    const html = await timed("html");
-    const md = await timed("markdown");
-    assert.equal(html.content.match(/<img /g)?.length, 20_000);
-    assert.equal(md.content.match(/!\[a\]\(http:\/\/127\.0\.0\.1:\d+\/i\.png\)/g)?.length, 20_000);
-    assert.ok(md.content.startsWith("Words of the story"), md.content.slice(0, 100));
-    // Written whole, node-html-markdown's time grows with the square of its output: 20,000
-    // images would take ~25 s (8,000 took 3.9 s) against ~1 s for the HTML. In pieces, about the
-    // HTML's time (same run).
-    assert.ok(
-      md.ms < 5 * html.ms,
-      `markdown ${md.ms.toFixed(0)} ms, html ${html.ms.toFixed(0)} ms`,
-    );
-  } finally {
-    await pages.close();
-  }
+  };
+  // Its read budget (below) is far above the work: this test is about the conversion, not the bound.
+  await withApp(
+    async (app, url) => {
+      const timed = async (format: string) => {
+        const started = performance.now();
+        const res = await read(app, url("/gallery"), format);
+        const body = await res.json();
+        assert.equal(res.status, 200, JSON.stringify(body).slice(0, 300));
+        return { content: body.content as string, ms: performance.now() - started };
+      };
+      const html = await timed("html");
+      const md = await timed("markdown");
+      assert.equal(html.content.match(/<img /g)?.length, 20_000);
+      assert.equal(
+        md.content.match(/!\[a\]\(http:\/\/127\.0\.0\.1:\d+\/i\.png\)/g)?.length,
+        20_000,
+      );
+      assert.ok(md.content.startsWith("Words of the story"), md.content.slice(0, 100));
+      // Written whole, node-html-markdown's time grows with the square of its output: 20,000
+      // images would take ~25 s (8,000 took 3.9 s) against ~1 s for the HTML. In pieces, about the
+      // HTML's time (same run).
+      assert.ok(
+        md.ms < 5 * html.ms,
+        `markdown ${md.ms.toFixed(0)} ms, html ${html.ms.toFixed(0)} ms`,
+      );
+    },
+    { readBudgetMs: 60_000 },
+    routes,
+  );
 });
 
 Deno.test("read: shares the page slots with /summary; past them it is 502 Busy with Retry-After", async () => {
-  const pages = startFixtureServer(ROUTES);
   const admission = new Admission({ concurrency: 1, maxQueued: 0, maxWaitMs: 0 });
-  const app = createApp({ fetchPolicy: openPolicy(), AI: extractiveAi(), admission }, {
-    log: () => {},
-  });
-  try {
+  await withApp(async (app, url) => {
     // The slow body holds the one slot while the other requests arrive.
-    const first = read(app, pages.url("/slow-body?ms=1500"));
+    const first = read(app, url("/slow-body?ms=1500"));
     for (let i = 0; i < 400 && admission.active === 0; i++) {
       await new Promise((r) => setTimeout(r, 5));
     }
     assert.equal(admission.active, 1, "the first /read holds the slot");
-    const busy = await read(app, pages.url("/articles/solar_sails.html"));
+    const busy = await read(app, url("/articles/solar_sails.html"));
     assert.equal(busy.status, 502);
     assert.equal(busy.headers.get("retry-after"), "1");
     const body = await busy.json();
     assert.equal(body.code, "FETCH_ERROR");
     assert.match(body.error, /^Busy: /);
     const summary = await app.request(
-      `/summary?url=${encodeURIComponent(pages.url("/articles/solar_sails.html"))}`,
+      `/summary?url=${encodeURIComponent(url("/articles/solar_sails.html"))}`,
     );
     assert.equal(summary.status, 502);
     assert.match((await summary.json()).error, /^Busy: /);
     assert.equal((await first).status, 200);
     assert.equal(admission.active, 0, "the slot is given back");
-    assert.equal((await read(app, pages.url("/articles/solar_sails.html"))).status, 200);
-  } finally {
-    await pages.close();
-  }
+    assert.equal((await read(app, url("/articles/solar_sails.html"))).status, 200);
+  }, { admission });
 });

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { CACHE_HEADER, createApp } from "../../functions/screenshot/app.ts";
+import { DEFAULT_QUALITY } from "../../functions/screenshot/limits.ts";
 import {
   CaptureCache,
   etagOf,
@@ -96,6 +97,20 @@ chromiumTest(
       assert.equal(other.headers.get(CACHE_HEADER), "MISS");
       assert.equal(pngSize(new Uint8Array(await other.arrayBuffer())).width, 800);
       assert.equal(server.hits("/screenshot/solid.html"), 2);
+
+      // The key is the capture's options after defaults: quality=80 is jpeg's own default.
+      const jpeg = await app.request(`${path}&width=640&format=jpeg`);
+      assert.equal(jpeg.headers.get(CACHE_HEADER), "MISS");
+      await jpeg.body?.cancel();
+      const sameJpeg = await app.request(
+        `${path}&width=640&format=jpeg&quality=${DEFAULT_QUALITY}`,
+      );
+      assert.equal(sameJpeg.headers.get(CACHE_HEADER), "HIT");
+      await sameJpeg.body?.cancel();
+      const otherJpeg = await app.request(`${path}&width=640&format=jpeg&quality=50`);
+      assert.equal(otherJpeg.headers.get(CACHE_HEADER), "MISS");
+      await otherJpeg.body?.cancel();
+      assert.equal(server.hits("/screenshot/solid.html"), 4);
     } finally {
       await browser.close();
       await server.close();

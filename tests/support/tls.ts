@@ -15,42 +15,22 @@ const made = new Map<string, Promise<TestCertificate>>();
 
 /** A certificate valid for `hosts` (exact names; TLS refuses wildcards on `*.test`) and 127.0.0.1. */
 export function testCertificate(hosts: readonly string[]): Promise<TestCertificate> {
-  const key = hosts.join(",");
-  let cert = made.get(key);
-  if (!cert) made.set(key, cert = makeCertificate(hosts));
-  return cert;
-}
-
-async function makeCertificate(hosts: readonly string[]): Promise<TestCertificate> {
-  const names = [...hosts.map((h) => `DNS:${h}`), "IP:127.0.0.1"].join(",");
-  const dir = await Deno.makeTempDir({ prefix: "test-tls-" });
-  try {
-    await openssl([
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      `${dir}/key.pem`,
-      "-out",
-      `${dir}/cert.pem`,
-      "-days",
-      "2",
-      "-subj",
-      `/CN=${hosts[0] ?? "localhost"}`,
-      "-addext",
-      `subjectAltName=${names}`,
-    ]);
-    return {
-      cert: await Deno.readTextFile(`${dir}/cert.pem`),
-      key: await Deno.readTextFile(`${dir}/key.pem`),
-    };
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  return once(made, hosts.join(","), () =>
+    inTempDir("test-tls-", async (dir) => {
+      await openssl([
+        "req",
+        "-x509",
+        ...newKey(`${dir}/key.pem`),
+        "-out",
+        `${dir}/cert.pem`,
+        "-days",
+        "2",
+        ...subject(hosts),
+        "-addext",
+        `subjectAltName=${altNames(hosts)}`,
+      ]);
+      return readPair(`${dir}/cert.pem`, `${dir}/key.pem`);
+    }));
 }
 
 /** A handler served on loopback over plain HTTP and over TLS with the test certificate. */
@@ -98,13 +78,7 @@ function throwawayCa(): Promise<{ dir: string; cert: string }> {
     await openssl([
       "req",
       "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      `${dir}/ca.key`,
+      ...newKey(`${dir}/ca.key`),
       "-out",
       `${dir}/ca.pem`,
       "-days",
@@ -132,57 +106,73 @@ export function caSignedCertificate(
   hosts: readonly string[],
   days = 90,
 ): Promise<CaSignedCertificate> {
-  const id = `${hosts.join(",")}/${days}`;
-  let made = signed.get(id);
-  if (!made) signed.set(id, made = makeSigned(hosts, days));
-  return made;
+  return once(signed, `${hosts.join(",")}/${days}`, async () => {
+    const ca = await throwawayCa();
+    return inTempDir("test-leaf-", async (dir) => {
+      await Deno.writeTextFile(`${dir}/ext.cnf`, `subjectAltName=${altNames(hosts)}\n`);
+      await openssl([
+        "req",
+        ...newKey(`${dir}/leaf.key`),
+        "-out",
+        `${dir}/leaf.csr`,
+        ...subject(hosts),
+      ]);
+      await openssl([
+        "x509",
+        "-req",
+        "-in",
+        `${dir}/leaf.csr`,
+        "-CA",
+        `${ca.dir}/ca.pem`,
+        "-CAkey",
+        `${ca.dir}/ca.key`,
+        "-CAcreateserial",
+        "-out",
+        `${dir}/leaf.pem`,
+        "-days",
+        String(days),
+        "-extfile",
+        `${dir}/ext.cnf`,
+      ]);
+      return { ...await readPair(`${dir}/leaf.pem`, `${dir}/leaf.key`), ca: ca.cert };
+    });
+  });
 }
 
-async function makeSigned(hosts: readonly string[], days: number): Promise<CaSignedCertificate> {
-  const ca = await throwawayCa();
-  const dir = await Deno.makeTempDir({ prefix: "test-leaf-" });
+/** The promise `make` gave for `id` the first time: each certificate is made once a process. */
+function once<T>(cache: Map<string, Promise<T>>, id: string, make: () => Promise<T>): Promise<T> {
+  let value = cache.get(id);
+  if (!value) cache.set(id, value = make());
+  return value;
+}
+
+/** Runs `fn` in a new temporary folder, removed afterwards. */
+async function inTempDir<T>(prefix: string, fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await Deno.makeTempDir({ prefix });
   try {
-    const names = [...hosts.map((h) => `DNS:${h}`), "IP:127.0.0.1"].join(",");
-    await Deno.writeTextFile(`${dir}/ext.cnf`, `subjectAltName=${names}\n`);
-    await openssl([
-      "req",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      `${dir}/leaf.key`,
-      "-out",
-      `${dir}/leaf.csr`,
-      "-subj",
-      `/CN=${hosts[0] ?? "localhost"}`,
-    ]);
-    await openssl([
-      "x509",
-      "-req",
-      "-in",
-      `${dir}/leaf.csr`,
-      "-CA",
-      `${ca.dir}/ca.pem`,
-      "-CAkey",
-      `${ca.dir}/ca.key`,
-      "-CAcreateserial",
-      "-out",
-      `${dir}/leaf.pem`,
-      "-days",
-      String(days),
-      "-extfile",
-      `${dir}/ext.cnf`,
-    ]);
-    return {
-      cert: await Deno.readTextFile(`${dir}/leaf.pem`),
-      key: await Deno.readTextFile(`${dir}/leaf.key`),
-      ca: ca.cert,
-    };
+    return await fn(dir);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+/** openssl arguments for a new unencrypted P-256 key written to `keyout`. */
+function newKey(keyout: string): string[] {
+  return ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", keyout];
+}
+
+/** The subject of a certificate for `hosts`: the first name. */
+function subject(hosts: readonly string[]): string[] {
+  return ["-subj", `/CN=${hosts[0] ?? "localhost"}`];
+}
+
+/** The subjectAltName list: every host name, and 127.0.0.1. */
+function altNames(hosts: readonly string[]): string {
+  return [...hosts.map((h) => `DNS:${h}`), "IP:127.0.0.1"].join(",");
+}
+
+async function readPair(certFile: string, keyFile: string): Promise<TestCertificate> {
+  return { cert: await Deno.readTextFile(certFile), key: await Deno.readTextFile(keyFile) };
 }
 
 async function openssl(args: string[]): Promise<void> {

@@ -9,6 +9,7 @@ import {
 } from "../../../shared/contract/light_app.ts";
 import { errorResponses, jsonContent } from "../../../shared/contract/openapi.ts";
 import { enumParam, MESSAGES, URL_QUERY } from "../../../shared/contract/params.ts";
+import { staticGraph } from "../../support/static_graph.ts";
 
 const INFO = { name: "test", description: "A test experiment.", usage: "GET /echo?url=<url>" };
 
@@ -118,35 +119,6 @@ Deno.test("light app: a document that does not match the routes is a 500, retrie
   assert.equal((await app.request("/openapi.json")).status, 200);
   assert.equal(loads(), 3);
 });
-
-/** The modules `entry` imports statically (not through `import()`), transitively. */
-async function staticGraph(entry: string): Promise<string[]> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", entry],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
-  type Dep = { code?: { specifier: string }; isDynamic?: boolean };
-  type Mod = { specifier: string; dependencies?: Dep[]; npmPackage?: string };
-  const info: { roots: string[]; modules: Mod[] } = JSON.parse(
-    new TextDecoder().decode(out.stdout),
-  );
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const stack = [...info.roots];
-  while (stack.length > 0) {
-    const spec = stack.pop()!;
-    if (seen.has(spec)) continue;
-    seen.add(spec);
-    const mod = bySpecifier.get(spec);
-    if (mod?.npmPackage) seen.add(`npm:${mod.npmPackage}`);
-    for (const dep of mod?.dependencies ?? []) {
-      if (dep.code && !dep.isDynamic) stack.push(dep.code.specifier);
-    }
-  }
-  return [...seen];
-}
 
 for (
   const slug of [
