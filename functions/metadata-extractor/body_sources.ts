@@ -61,29 +61,48 @@ const elementLists = new WeakMap<Document, Map<string | null, Element[]>>();
 /** Elements walked or tested between two checks of the cooperative yield. */
 const CHECK_EVERY = 256;
 
-async function elementsOf(
+/**
+ * Work that may pause: a generator that yields when the request's cooperative yield is due.
+ * `run` drives it without a promise while no pause is due (a small page: the body rules cost
+ * no microtask), and from the first pause on awaits the yield between steps.
+ */
+type Steps<T> = Generator<"pause", T, void>;
+
+function run<T>(steps: Steps<T>, yieldSoon: YieldSoon): T | Promise<T> {
+  let step = steps.next();
+  if (step.done) return step.value;
+  return (async () => {
+    while (!step.done) {
+      await yieldSoon();
+      step = steps.next();
+    }
+    return step.value;
+  })();
+}
+
+function* elementsOf(
   doc: Document,
   key: string | null,
   yieldSoon: YieldSoon,
-): Promise<Element[]> {
+): Steps<Element[]> {
   let lists = elementLists.get(doc);
   if (!lists) elementLists.set(doc, lists = new Map());
   let list = lists.get(key);
   if (list) return list;
   list = [];
   if (key !== null) {
-    const all = await elementsOf(doc, null, yieldSoon);
+    const all = yield* elementsOf(doc, null, yieldSoon);
     const name = key.slice(1);
     const byTag = key[0] === "<";
     for (let i = 0; i < all.length; i++) {
-      if (i % CHECK_EVERY === 0 && yieldSoon.due()) await yieldSoon();
+      if (i % CHECK_EVERY === 0 && yieldSoon.due()) yield "pause";
       const el = all[i];
       if (byTag ? el.name === name : el.attribs[name] !== undefined) list.push(el);
     }
   } else {
     const stack: AnyNode[] = [...doc.children].reverse();
     while (stack.length > 0) {
-      if (list.length % CHECK_EVERY === 0 && yieldSoon.due()) await yieldSoon();
+      if (list.length % CHECK_EVERY === 0 && yieldSoon.due()) yield "pause";
       const node = stack.pop()!;
       if (!isTag(node)) continue;
       list.push(node);
@@ -108,17 +127,17 @@ function queryOf(selector: string): Query {
  * The elements of `doc` matching `selector`, in document order, at most `limit`; the scan
  * pauses for other requests when `yieldSoon` is due (a page may hold 300,000 elements).
  */
-async function select(
+function* select(
   doc: Document,
   selector: string,
   yieldSoon: YieldSoon,
   limit = Infinity,
-): Promise<Element[]> {
+): Steps<Element[]> {
   const query = queryOf(selector);
   const found: Element[] = [];
-  const list = await elementsOf(doc, query.key, yieldSoon);
+  const list = yield* elementsOf(doc, query.key, yieldSoon);
   for (let i = 0; i < list.length; i++) {
-    if (i % CHECK_EVERY === CHECK_EVERY - 1 && yieldSoon.due()) await yieldSoon();
+    if (i % CHECK_EVERY === CHECK_EVERY - 1 && yieldSoon.due()) yield "pause";
     if (!query.match(list[i])) continue;
     if (found.push(list[i]) >= limit) break;
   }
@@ -138,14 +157,14 @@ function selectUnder(root: Element, selector: string): Element[] {
 const MAX_CANDIDATES = 20;
 
 /** The first matching element's value that `accept` keeps, among the first few matches. */
-async function firstValue(
+function* firstValue(
   doc: Document,
   selector: string,
   read: (el: Element) => string | null,
   accept: (value: string) => boolean,
   yieldSoon: YieldSoon,
-): Promise<string | null> {
-  const candidates = await select(doc, selector, yieldSoon, MAX_CANDIDATES);
+): Steps<string | null> {
+  const candidates = yield* select(doc, selector, yieldSoon, MAX_CANDIDATES);
   for (let i = 0; i < candidates.length; i++) {
     const value = read(candidates[i]);
     if (value && accept(value)) return value;
@@ -227,15 +246,24 @@ export const PUBLISHER_RULES: BodyRule[] = [
  * The first value the rules find, each checked by `valid` (e.g. parses as a date); the scans
  * pause for other requests when `yieldSoon` is due.
  */
-export async function fromRules(
+export function fromRules(
   doc: Document,
   rules: BodyRule[],
   valid: (value: string) => boolean = () => true,
   yieldSoon: YieldSoon = cooperative(),
-): Promise<string | null> {
+): string | null | Promise<string | null> {
+  return run(fromRulesSteps(doc, rules, valid, yieldSoon), yieldSoon);
+}
+
+function* fromRulesSteps(
+  doc: Document,
+  rules: BodyRule[],
+  valid: (value: string) => boolean,
+  yieldSoon: YieldSoon,
+): Steps<string | null> {
   for (const r of rules) {
     const accept = (x: string) => (r.accept?.(x) ?? true) && valid(x);
-    const v = await firstValue(doc, r.selector, r.read, accept, yieldSoon);
+    const v = yield* firstValue(doc, r.selector, r.read, accept, yieldSoon);
     if (v) return v;
   }
   return null;
@@ -252,16 +280,20 @@ export const NOT_A_PICTURE =
 const MIN_SIDE = 100;
 
 /** The article's lead image: the first real picture inside the article (not an icon). */
-export async function leadImage(
+export function leadImage(
   doc: Document,
   yieldSoon: YieldSoon = cooperative(),
-): Promise<string | null> {
+): string | null | Promise<string | null> {
+  return run(leadImageSteps(doc, yieldSoon), yieldSoon);
+}
+
+function* leadImageSteps(doc: Document, yieldSoon: YieldSoon): Steps<string | null> {
   let tested = 0;
   for (const root of ARTICLE_ROOTS) {
-    for (const container of await select(doc, root, yieldSoon)) {
-      if (yieldSoon.due()) await yieldSoon();
+    for (const container of yield* select(doc, root, yieldSoon)) {
+      if (yieldSoon.due()) yield "pause";
       for (const img of selectUnder(container, "img[src]")) {
-        if (++tested % CHECK_EVERY === 0 && yieldSoon.due()) await yieldSoon();
+        if (++tested % CHECK_EVERY === 0 && yieldSoon.due()) yield "pause";
         const src = attr(img, "src");
         if (!src || NOT_A_PICTURE.test(src)) continue;
         const w = parseInt(img.attribs.width ?? "", 10);
@@ -284,19 +316,23 @@ const COOKIE_NOTICE = /\bcookies?\b|\bconsent\b|\bGDPR\b/i;
 const MAX_DESCRIPTION = 300;
 
 /** The first real paragraph: in the article when there is one, outside page chrome, not links. */
-export async function firstParagraph(
+export function firstParagraph(
   doc: Document,
   yieldSoon: YieldSoon = cooperative(),
-): Promise<string | null> {
+): string | null | Promise<string | null> {
+  return run(firstParagraphSteps(doc, yieldSoon), yieldSoon);
+}
+
+function* firstParagraphSteps(doc: Document, yieldSoon: YieldSoon): Steps<string | null> {
   const roots: Element[] = [];
   for (const r of [...ARTICLE_ROOTS, "body"]) {
-    for (const el of await select(doc, r, yieldSoon)) roots.push(el);
+    for (const el of yield* select(doc, r, yieldSoon)) roots.push(el);
   }
   let tested = 0;
   for (const root of roots) {
-    if (yieldSoon.due()) await yieldSoon();
+    if (yieldSoon.due()) yield "pause";
     for (const p of selectUnder(root, "p")) {
-      if (++tested % CHECK_EVERY === 0 && yieldSoon.due()) await yieldSoon();
+      if (++tested % CHECK_EVERY === 0 && yieldSoon.due()) yield "pause";
       if (inChrome(p)) continue;
       const value = text(p);
       if (value.length < MIN_PARAGRAPH || COOKIE_NOTICE.test(value)) continue;

@@ -315,9 +315,10 @@ export const IMAGE_SOURCES: Source<ImageCandidate>[] = [
   },
   {
     from: "the article's lead <img> (not an icon)",
-    read: async (p) => {
-      const url = await leadImage(p.doc, p.yieldSoon);
-      return url ? { url } : null;
+    read: (p) => {
+      const image = (url: string | null) => (url ? { url } : null);
+      const url = leadImage(p.doc, p.yieldSoon);
+      return url instanceof Promise ? url.then(image) : image(url);
     },
   },
 ];
