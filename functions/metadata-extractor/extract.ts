@@ -27,7 +27,7 @@ import {
   URL_FIELDS,
 } from "./fields.ts";
 import { cleanAuthor } from "./authors.ts";
-import { toIsoDate } from "./dates.ts";
+import { ChronoNeeded, loadChrono, toIsoDate } from "./dates.ts";
 import { mainNode, parseJsonLd } from "./jsonld.ts";
 import { alternates, bestFavicon, feeds, icons, oembed } from "./links.ts";
 import type { ImageValue, PageMetadata } from "./schema.ts";
@@ -37,7 +37,8 @@ import { ogImages, openGraphGroup, twitterGroup } from "./tag_groups.ts";
 /**
  * The first source whose value `normalise` accepts (returns non-null). Other requests run
  * between sources once a slice has passed: a body fallback walks the whole tree, and a large
- * page without metadata runs them all.
+ * page without metadata runs them all. A source whose dates need chrono before it is loaded is
+ * read again once it is (reads and normalisers are pure).
  */
 async function first<T, R>(
   sources: Source<T>[],
@@ -47,11 +48,19 @@ async function first<T, R>(
 ): Promise<R | null> {
   for (const source of sources) {
     if (yieldSoon.due()) await yieldSoon();
-    let raw = source.read(page);
-    if (raw instanceof Promise) raw = await raw;
-    if (raw === null || raw === undefined) continue;
-    const value = normalise(raw);
-    if (value !== null) return value;
+    for (;;) {
+      try {
+        let raw = source.read(page);
+        if (raw instanceof Promise) raw = await raw;
+        if (raw === null || raw === undefined) break;
+        const value = normalise(raw);
+        if (value !== null) return value;
+        break;
+      } catch (err) {
+        if (!(err instanceof ChronoNeeded)) throw err;
+        await loadChrono();
+      }
+    }
   }
   return null;
 }
