@@ -6,7 +6,7 @@
  */
 import { isTag } from "domhandler";
 import { compile, selectAll } from "css-select";
-import { parse as parseSelector } from "css-what";
+import { parse as parseSelector, type Selector } from "css-what";
 import { cooperative, type YieldSoon } from "../../shared/contract/cooperative.ts";
 import { type AnyNode, attr, type Document, type Element, text } from "../../shared/net/html.ts";
 import { cleanAuthor } from "./authors.ts";
@@ -31,20 +31,20 @@ const COMBINATORS = new Set([
 ]);
 
 /**
- * What every element matching `selector` has: its last compound's tag name (`<a`), else one of
- * that compound's attributes (`@class`; `#x` is `@id`, `.x` is `@class`); null when neither
- * (a list, `*`, a pseudo-class alone).
+ * What every element matching a selector (parsed by css-what) has: its last compound's tag name
+ * (`<a`), else one of that compound's attributes (`@class`; `#x` is `@id`, `.x` is `@class`;
+ * not `[x!=y]`, which an element without `x` matches); null when neither (a list, `*`, a
+ * pseudo-class alone).
  */
-export function selectorKey(selector: string): string | null {
-  const list = parseSelector(selector);
-  if (list.length !== 1) return null;
-  const tokens = list[0];
+export function selectorKey(parsed: Selector[][]): string | null {
+  if (parsed.length !== 1) return null;
+  const tokens = parsed[0];
   let start = tokens.length;
   while (start > 0 && !COMBINATORS.has(tokens[start - 1].type)) start--;
   const last = tokens.slice(start);
   const tag = last.find((t) => t.type === "tag");
   if (tag && tag.type === "tag") return `<${tag.name.toLowerCase()}`;
-  const attribute = last.find((t) => t.type === "attribute");
+  const attribute = last.find((t) => t.type === "attribute" && t.action !== "not");
   if (attribute && attribute.type === "attribute") return `@${attribute.name.toLowerCase()}`;
   return null;
 }
@@ -117,7 +117,10 @@ function* elementsOf(
 function queryOf(selector: string): Query {
   let query = compiled.get(selector);
   if (!query) {
-    query = { match: compile<AnyNode, Element>(selector), key: selectorKey(selector) };
+    // Parsed once: the key is read before css-select compiles (and reorders) the tokens.
+    const parsed = parseSelector(selector);
+    const key = selectorKey(parsed);
+    query = { match: compile<AnyNode, Element>(parsed), key };
     compiled.set(selector, query);
   }
   return query;
