@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { checkPatterns, linearByConstruction, readVerdicts } from "./tech_rules/redos.ts";
 import { compileRuleData } from "../functions/dependency-analyzer/tech_rules.ts";
+import { REWRITES } from "../functions/dependency-analyzer/tech_patterns.ts";
 
 Deno.test("one repeated character or class is linear by construction; more goes to recheck", () => {
   for (
@@ -52,4 +53,12 @@ Deno.test("the build fails on a pattern that can backtrack and has no linear-tim
   );
   const ok = compileRuleData({ A: { html: "(a+)+x" } }, {}, "", () => true);
   assert.deepEqual(ok.text.html.linear, [0]);
+});
+
+Deno.test("a look-ahead's rewrite that runs on V8 cannot backtrack for long there", async () => {
+  const onV8 = Object.values(REWRITES).filter((r) => r.v8).map((r) => r.pattern);
+  assert.ok(onV8.length > 0);
+  const checked = onV8.filter((p) => !linearByConstruction(p));
+  const verdicts = await checkPatterns(checked, {});
+  for (const pattern of checked) assert.equal(verdicts[pattern], "safe", pattern);
 });

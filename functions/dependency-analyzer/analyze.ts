@@ -1,28 +1,20 @@
-/** `/analyze` end to end: fetch safely, decide what the body is, analyze it. */
+/** `/analyze` once the page is fetched: decide what the body is, analyze it. */
 import { isApiError } from "../../shared/contract/errors.ts";
-import { type FetchPolicy, type FetchResult, safeFetch } from "../../shared/net/safe_fetch.ts";
+import type { FetchResult } from "../../shared/net/safe_fetch.ts";
 import { classifyBody } from "./content.ts";
 import { analyzeManifest } from "./manifest.ts";
 import { analyzePage, type PageAnalysis } from "./page.ts";
 import type { AnalyzeResult } from "./schema.ts";
 
-/**
- * Fetches `url` under `policy` and analyzes what came back. Fetch failures are the safe
- * fetch's 400 INVALID_URL / 502 FETCH_ERROR; a body that cannot be analyzed is 502
- * PARSE_ERROR, except on an upstream error status, where it is an empty page analysis (the
- * caller asked about the URL and learns its status; an error page's format is incidental).
- */
-export async function analyzeUrl(
-  url: string,
-  policy: FetchPolicy,
-  budgetMs?: number,
-): Promise<AnalyzeResult> {
-  const fetchedAt = new Date().toISOString();
-  const res = await safeFetch(url, policy);
-  return await analyzeResponse(res, fetchedAt, budgetMs);
-}
+/** The rule set's loader: the route loads it with this module (see app.ts). */
+export { loadTechRules } from "./tech_rules.ts";
 
-/** Analyzes a fetched response (separate from the fetch so that tests can feed one in). */
+/**
+ * Analyzes a fetched response (the route fetches with the shared safe fetch: 400 INVALID_URL /
+ * 502 FETCH_ERROR). A body that cannot be analyzed is 502 PARSE_ERROR, except on an upstream
+ * error status, where it is an empty page analysis (the caller asked about the URL and learns
+ * its status; an error page's format is incidental).
+ */
 export async function analyzeResponse(
   res: FetchResult,
   fetchedAt: string,

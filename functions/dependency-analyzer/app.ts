@@ -13,10 +13,18 @@ import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { ROOT } from "./root.ts";
 
 /**
- * The analysis (HTML parser, selectors, detection rules), loaded by the first `/analyze`
- * rather than at start-up, where it would cost every cold start (bench/cold_start.ts).
+ * The analysis (HTML parser, selectors, detection rules) with its rule set, loaded by the first
+ * `/analyze` rather than at start-up, where it would cost every cold start
+ * (bench/cold_start.ts).
  */
-const loadAnalyzer = onFirstUse(() => import("./analyze.ts"));
+const loadAnalyzer = onFirstUse(async () => {
+  const analyzer = await import("./analyze.ts");
+  await analyzer.loadTechRules();
+  return analyzer;
+});
+
+/** The safe fetch, loaded by the first `/analyze` (before the analyzer: see the route). */
+const loadFetch = onFirstUse(() => import("../../shared/net/safe_fetch.ts"));
 
 /** The root information document (root.ts: start-up serves it without this module). */
 export { ROOT };
@@ -59,8 +67,15 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   } as const;
   addRoute(app, route, async (c, { url }) => {
     return await admitted(c, pages, "FETCH_ERROR", async () => {
-      const { analyzeUrl } = await loadAnalyzer();
-      return c.json(await analyzeUrl(url, bindings.fetchPolicy, bindings.analysisBudgetMs), 200);
+      const fetchedAt = new Date().toISOString();
+      // The page's fetch starts first: on an instance's first request, loading the analyzer
+      // and its rule set then runs while the fetch waits for the network.
+      const { safeFetch } = await loadFetch();
+      const [res, { analyzeResponse }] = await Promise.all([
+        safeFetch(url, bindings.fetchPolicy),
+        loadAnalyzer(),
+      ]);
+      return c.json(await analyzeResponse(res, fetchedAt, bindings.analysisBudgetMs), 200);
     });
   });
   addMcp(app, ROOT, MCP_TOOLS);

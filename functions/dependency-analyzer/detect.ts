@@ -181,12 +181,14 @@ const SOURCE: Record<Rule["on"], string> = {
 };
 
 /**
- * Tests elements against every `selector` rule, compiled once: the page's streaming parse
- * calls it per element and it keeps each rule's first match, so no rule walks the page on
- * its own. An element is tested only against the rules that could match it, found by its
- * tag name or one of its attribute names (every compound selector names one or the other;
- * most elements name none the rules need). The element is built only then. A selector rule
- * tests one element, without its ancestors: a combinator (`a > b`) is refused here.
+ * Tests elements against every `selector` rule: the page's streaming parse calls it per
+ * element and it keeps each rule's first match, so no rule walks the page on its own. An
+ * element is tested only against the rules that could match it, found by its tag name or one
+ * of its attribute names (every compound selector names one or the other; most elements name
+ * none the rules need). The element is built only then, and a rule's selector is compiled
+ * (once) when an element first needs it: compiling all ten took 3-8 ms of an instance's first
+ * page, for rules most pages never reach. A selector rule tests one element, without its
+ * ancestors: a combinator (`a > b`) is refused here.
  */
 export function selectorMatcher(rules: readonly Rule[] = RULES) {
   /** Tag name → the tests that need it, attribute name → the tests that need it. */
@@ -195,7 +197,7 @@ export function selectorMatcher(rules: readonly Rule[] = RULES) {
   const always: SelectorTest[] = [];
   for (const rule of rules) {
     if (rule.on !== "selector" || !rule.selector) continue;
-    const test = { id: rule.id, test: compile<Element, Element>(rule.selector) };
+    const test: SelectorTest = { id: rule.id, selector: rule.selector };
     const keyed = new Set<SelectorTest[]>();
     for (const compound of parseSelector(rule.selector)) {
       if (compound.some((t) => COMBINATORS.has(t.type))) {
@@ -222,10 +224,12 @@ export function selectorMatcher(rules: readonly Rule[] = RULES) {
       attribs: Record<string, string>,
     ) => {
       if (!tests) return;
-      for (const { id, test } of tests) {
-        if (selected.has(id) || !test(probe)) continue;
+      for (const test of tests) {
+        if (selected.has(test.id)) continue;
+        test.matches ??= compile<Element, Element>(test.selector);
+        if (!test.matches(probe)) continue;
         el ??= new Element(name, attribs);
-        selected.set(id, el);
+        selected.set(test.id, el);
       }
     };
     return {
@@ -242,10 +246,11 @@ export function selectorMatcher(rules: readonly Rule[] = RULES) {
   };
 }
 
-/** A compiled selector rule. */
+/** A selector rule, compiled on first use. */
 interface SelectorTest {
   id: string;
-  test: (el: Element) => boolean;
+  selector: string;
+  matches?: (el: Element) => boolean;
 }
 
 function listIn(map: Map<string, SelectorTest[]>, key: string): SelectorTest[] {

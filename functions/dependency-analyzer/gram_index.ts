@@ -11,7 +11,7 @@
  * `cdn.` (the start of 203 of them) leads to few checks: the work per character of a text is
  * bounded by the longest list, whatever the text holds.
  */
-import { CLASS_OF, CLASSES, classOf } from "./literal_index.ts";
+import { CLASSES, classOf } from "./literal_index.ts";
 
 /** Characters in the piece a literal is keyed by (and the shortest literal allowed). */
 const PIECE = 3;
@@ -40,29 +40,36 @@ export class GramIndex {
   private readonly next: Uint16Array;
   /** Literal id → where its piece starts within it. */
   private readonly offset: Uint8Array;
-  /** Literal id → its folded characters: `chars[start[id]…start[id + 1]]`. */
-  private readonly start: Uint32Array;
-  private readonly chars: Uint8Array;
+  /** The literals (checked in full, folded, where their piece occurs). */
+  private readonly literals: readonly string[];
 
   /** Bytes of the typed tables, for memory figures. */
   get tableBytes(): number {
-    return [this.head, this.next, this.offset, this.start, this.chars]
-      .reduce((n, t) => n + t.byteLength, 0);
+    return [this.head, this.next, this.offset].reduce((n, t) => n + t.byteLength, 0);
+  }
+
+  /**
+   * Where each literal's piece starts (by id): what a build computes once, so that loading
+   * passes it back (`new GramIndex(literals, pieces)`) instead of choosing again.
+   */
+  get pieces(): number[] {
+    return [...this.offset];
   }
 
   /**
    * Builds the table over `literals` (ids are their indexes); throws on one under 3 chars, or
-   * on more literals than a list can number.
+   * on more literals than a list can number. `pieces`: where each literal's piece starts, as
+   * `pieces` gave for the same literals (else chosen here: the piece of each whose list is
+   * shortest so far).
    */
-  constructor(literals: readonly string[]) {
+  constructor(literals: readonly string[], pieces?: readonly number[]) {
     if (CLASSES > 1 << BITS || literals.length >= NONE) throw new Error("too many literals");
+    if (pieces && pieces.length !== literals.length) throw new Error("a piece per literal");
     this.size = literals.length;
-    const start = new Uint32Array(literals.length + 1);
-    for (let id = 0; id < literals.length; id++) {
-      if (literals[id].length < PIECE) {
-        throw new Error(`literal shorter than ${PIECE} characters: ${literals[id]}`);
+    for (const literal of literals) {
+      if (literal.length < PIECE) {
+        throw new Error(`literal shorter than ${PIECE} characters: ${literal}`);
       }
-      start[id + 1] = start[id] + literals[id].length;
     }
     let lists = 64;
     while (lists < literals.length * LISTS_PER_LITERAL && lists <= KEY_MASK) lists *= 2;
@@ -70,29 +77,34 @@ export class GramIndex {
     const head = new Uint16Array(lists).fill(NONE);
     const next = new Uint16Array(literals.length).fill(NONE);
     const offset = new Uint8Array(literals.length);
-    const count = new Uint16Array(lists);
     const keyOf = new Int32Array(literals.length);
-    const chars = new Uint8Array(start[literals.length]);
-    // One pass per literal (this runs on an instance's first page, before the JIT has compiled
-    // it): fold its characters, and key it by its piece whose list is shortest so far.
-    for (let id = 0; id < literals.length; id++) {
-      const literal = literals[id];
-      let best = -1;
-      let key = 0;
-      for (let i = 0; i < literal.length; i++) {
-        const code = literal.charCodeAt(i);
-        const c = code < 128 ? CLASS_OF[code] : 0;
-        chars[start[id] + i] = c;
-        key = ((key << BITS) | c) & KEY_MASK;
-        if (i < PIECE - 1) continue;
-        const list = key & mask;
-        if (best < 0 || count[list] < count[keyOf[id]]) {
-          best = i - (PIECE - 1);
-          keyOf[id] = list;
-        }
+    if (pieces) {
+      // Runs on an instance's first page, before the JIT has compiled it: three characters each.
+      for (let id = 0; id < literals.length; id++) {
+        const literal = literals[id];
+        const at = offset[id] = pieces[id];
+        let key = 0;
+        for (let i = at; i < at + PIECE; i++) key = (key << BITS) | classOf(literal.charCodeAt(i));
+        keyOf[id] = key & mask;
       }
-      offset[id] = best;
-      count[keyOf[id]]++;
+    } else {
+      const count = new Uint16Array(lists);
+      for (let id = 0; id < literals.length; id++) {
+        const literal = literals[id];
+        let best = -1;
+        let key = 0;
+        for (let i = 0; i < literal.length; i++) {
+          key = ((key << BITS) | classOf(literal.charCodeAt(i))) & KEY_MASK;
+          if (i < PIECE - 1) continue;
+          const list = key & mask;
+          if (best < 0 || count[list] < count[keyOf[id]]) {
+            best = i - (PIECE - 1);
+            keyOf[id] = list;
+          }
+        }
+        offset[id] = best;
+        count[keyOf[id]]++;
+      }
     }
     // Lists in ascending ids: prepend from the last literal to the first.
     for (let id = literals.length - 1; id >= 0; id--) {
@@ -103,8 +115,7 @@ export class GramIndex {
     this.mask = mask;
     this.next = next;
     this.offset = offset;
-    this.start = start;
-    this.chars = chars;
+    this.literals = literals;
   }
 
   /**
@@ -112,7 +123,7 @@ export class GramIndex {
    * last character, ascending), ids ascending (as `LiteralIndex.find` answers).
    */
   find(text: string): Map<number, number[]> {
-    const { head, mask, next, offset, start, chars } = this;
+    const { head, mask, next, offset, literals } = this;
     const at = new Map<number, number[]>();
     // The key of the three characters ending at i, rolled along (no copy of the text).
     let key = 0;
@@ -121,10 +132,13 @@ export class GramIndex {
       if (i < PIECE - 1) continue;
       for (let id = head[key & mask]; id !== NONE; id = next[id]) {
         const from = i - (PIECE - 1) - offset[id];
-        const length = start[id + 1] - start[id];
+        const literal = literals[id];
+        const length = literal.length;
         if (from < 0 || from + length > text.length) continue;
         let k = 0;
-        while (k < length && chars[start[id] + k] === classOf(text.charCodeAt(from + k))) k++;
+        while (
+          k < length && classOf(literal.charCodeAt(k)) === classOf(text.charCodeAt(from + k))
+        ) k++;
         if (k < length) continue;
         const list = at.get(id);
         if (list) list.push(from + length);

@@ -9,7 +9,7 @@
 import type { RuleLibrary } from "./detect.ts";
 import type { Library } from "./schema.ts";
 import type { TechDetection } from "./tech_detect.ts";
-import type { TechRules } from "./tech_rules.ts";
+import { foldName, type TechRules } from "./tech_rules.ts";
 
 /** Project rules whose names are guesses from a file name or free text. */
 const GUESSING_RULES = new Set(["versioned-file-name", "generator-other", "implied"]);
@@ -46,36 +46,15 @@ const RULESET_NAME: Readonly<Record<string, string>> = {
   "@fortawesome/fontawesome-free": "Font Awesome",
 };
 
-/** A name folded for comparison: lowercase letters and digits, without a trailing `js`. */
-export function foldName(name: string): string {
-  const folded = name.toLowerCase().replace(/[^a-z0-9]/g, "");
-  return folded.length > 3 ? folded.replace(/js$/, "") : folded;
-}
-
 /** An npm package name (lowercase, optionally scoped). */
 const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
-
-/** The folded-name index of the rule set, built once per rule set. */
-const indexes = new WeakMap<TechRules, Map<string, string>>();
-
-function rulesetIndex(rules: TechRules): Map<string, string> {
-  let index = indexes.get(rules);
-  if (!index) {
-    index = new Map();
-    for (const tech of rules.techs) {
-      const key = foldName(tech.name);
-      if (!index.has(key)) index.set(key, tech.name);
-    }
-    indexes.set(rules, index);
-  }
-  return index;
-}
 
 /** The rule set's name for a project-rule name, or null when it has none. */
 export function rulesetName(rules: TechRules, name: string): string | null {
   const explicit = RULESET_NAME[name];
-  if (explicit && rules.byName.has(explicit)) return explicit;
-  return rulesetIndex(rules).get(foldName(name)) ?? null;
+  if (explicit && rules.indexOf(explicit) !== undefined) return explicit;
+  const t = rules.indexOfFolded(foldName(name));
+  return t === undefined ? null : rules.name(t);
 }
 
 /** Merges both detectors' findings into the result's `libraries`, sorted by name. */
@@ -86,8 +65,8 @@ export function mergeLibraries(
 ): Library[] {
   const byName = new Map<string, Library[]>();
   const categoriesOf = (name: string) => {
-    const t = rules.byName.get(name);
-    return t === undefined ? [] : rules.techs[t].categories;
+    const t = rules.indexOf(name);
+    return t === undefined ? [] : rules.tech(t).categories;
   };
   for (const lib of own) {
     let known = rulesetName(rules, lib.name);

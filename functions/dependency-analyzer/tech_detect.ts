@@ -9,7 +9,6 @@ import {
   type KeyedSignal,
   LONG_SIGNALS,
   type TechRules,
-  type TextPatterns,
   type TextSignal,
 } from "./tech_rules.ts";
 import { resolveVersion } from "./tech_patterns.ts";
@@ -94,13 +93,6 @@ function execNear(
   return null;
 }
 
-/** The patterns to run on a text: those whose literal it contains, and those without one. */
-function candidatesOf(set: TextPatterns, found: Map<number, unknown>): Set<CompiledPattern> {
-  const candidates = new Set(set.always);
-  for (const id of found.keys()) for (const p of set.byLiteral[id]) candidates.add(p);
-  return candidates;
-}
-
 /** Runs every pattern whose literal occurs (or that has none) over the signals. */
 export async function matchSignals(
   rules: TechRules,
@@ -126,7 +118,7 @@ export async function matchSignals(
     const set = rules.text[signal];
     await yieldSoon();
     const found = set.index.find(inputs.length === 1 ? inputs[0] : inputs.join("\n"));
-    const candidates = candidatesOf(set, found);
+    const candidates = set.candidates(found.keys());
     if (!LONG_SIGNALS.has(signal)) {
       // URLs (script sources, the page's): each runs only the patterns whose literal it
       // contains, as a page of thousands of scripts would otherwise run every candidate on
@@ -144,7 +136,7 @@ export async function matchSignals(
         if (!own) {
           own = [];
           const literals = inputs.length === 1 ? found : set.index.find(inputs[at]);
-          for (const pattern of candidatesOf(set, literals)) {
+          for (const pattern of set.candidates(literals.keys())) {
             const m = pattern.regex.exec(inputs[at]);
             if (m) own.push({ pattern, m });
           }
@@ -163,7 +155,7 @@ export async function matchSignals(
     // Long texts (the page, its inline scripts and styles; one input each): near the literal,
     // and what matched is the evidence (a whole page is none).
     const [input] = inputs;
-    const endsOf = (literal: string) => found.get(set.literalIds.get(literal)!) ?? [];
+    const endsOf = (literal: string) => found.get(set.literalId(literal)) ?? [];
     for (const pattern of candidates) {
       await yieldSoon();
       const m = execNear(pattern, input, endsOf);
@@ -218,16 +210,16 @@ export async function detectTechnologies(
 ): Promise<TechDetection[]> {
   const hits = await matchSignals(rules, page, yieldSoon);
   const conditional = (t: number) =>
-    rules.techs[t].requires.length > 0 || rules.techs[t].requiresCategory.length > 0;
+    rules.tech(t).requires.length > 0 || rules.tech(t).requiresCategory.length > 0;
   let eligible = new Set([...hits.keys()].filter((t) => !conditional(t)));
   let resolved = resolve(rules, hits, eligible);
   // Conditional technologies join once what they require is there; repeat until stable.
   for (let round = 0; round < 5; round++) {
-    const names = new Set(resolved.map((r) => rules.techs[r.tech].name));
-    const categories = new Set(resolved.flatMap((r) => rules.techs[r.tech].categories));
+    const names = new Set(resolved.map((r) => rules.name(r.tech)));
+    const categories = new Set(resolved.flatMap((r) => rules.tech(r.tech).categories));
     const next = new Set(eligible);
     for (const t of hits.keys()) {
-      const tech = rules.techs[t];
+      const tech = rules.tech(t);
       if (!conditional(t)) continue;
       if (
         tech.requires.some((n) => names.has(n)) ||
@@ -241,8 +233,8 @@ export async function detectTechnologies(
     resolved = resolve(rules, hits, eligible);
   }
   return resolved.map((r) => ({
-    name: rules.techs[r.tech].name,
-    categories: rules.techs[r.tech].categories,
+    name: rules.name(r.tech),
+    categories: rules.tech(r.tech).categories,
     confidence: r.confidence,
     version: r.version,
     evidence: r.evidence,
@@ -268,8 +260,8 @@ function resolve(rules: TechRules, hits: Map<number, Hit[]>, eligible: Set<numbe
     out.set(tech, r);
   }
   for (const r of [...out.values()]) {
-    for (const name of rules.techs[r.tech].excludes) {
-      const t = rules.byName.get(name);
+    for (const name of rules.tech(r.tech).excludes) {
+      const t = rules.indexOf(name);
       if (t !== undefined) out.delete(t);
     }
   }
@@ -277,14 +269,14 @@ function resolve(rules: TechRules, hits: Map<number, Hit[]>, eligible: Set<numbe
   const queue = [...out.values()];
   for (let i = 0; i < queue.length; i++) {
     const r = queue[i];
-    for (const implied of rules.techs[r.tech].implies) {
-      const t = rules.byName.get(implied.name);
+    for (const implied of rules.tech(r.tech).implies) {
+      const t = rules.indexOf(implied.name);
       if (t === undefined || out.has(t)) continue;
       const added: Resolving = {
         tech: t,
         confidence: Math.min(r.confidence, implied.confidence),
         version: implied.version,
-        evidence: [{ rule: "implied", source: "implies", value: rules.techs[r.tech].name }],
+        evidence: [{ rule: "implied", source: "implies", value: rules.name(r.tech) }],
       };
       out.set(t, added);
       queue.push(added);

@@ -25,13 +25,22 @@ export interface PatternRegex {
  * Rule patterns that could backtrack and use a look-ahead, which re2js lacks: each as a
  * pattern and one whose match anywhere in the same text (a URL) rules it out.
  * tests/dependency-analyzer/tech_patterns_test.ts checks that each still detects what the
- * original did.
+ * original did. `v8`: the pattern (not its `unless`) cannot backtrack for long, so V8 runs it
+ * (a new instance's first re2js compile takes 20-80 ms); bench/tech_rules_redos_test.ts checks
+ * that it is linear by construction or that recheck finds it safe.
  */
-export const REWRITES: Readonly<Record<string, { pattern: string; unless: string }>> = {
-  "^(?!.*player).*aniview\\.com/": { pattern: "aniview\\.com/", unless: "^.*player" },
+export const REWRITES: Readonly<
+  Record<string, { pattern: string; unless: string; v8?: true }>
+> = {
+  "^(?!.*player).*aniview\\.com/": {
+    pattern: "aniview\\.com/",
+    unless: "^.*player",
+    v8: true,
+  },
   "leaflet.{0,32}\\.js(?!.+shopify)": {
     pattern: "leaflet.{0,32}\\.js",
     unless: "leaflet.{0,32}\\.js.+shopify",
+    v8: true,
   },
   "(?:((?:\\d+\\.)+\\d+)\\/(?:dist\\/)?)?leaflet[\\w\\-\\.]{0,32}\\.js(?!.+shopify)": {
     pattern: "(?:((?:\\d+\\.)+\\d+)\\/(?:dist\\/)?)?leaflet[\\w\\-\\.]{0,32}\\.js",
@@ -45,16 +54,19 @@ export const REWRITES: Readonly<Record<string, { pattern: string; unless: string
   "/(\\d+\\.\\d+\\.\\d+)/jquery(?!\\.popupoverlay\\.js|(?:\\.[\\w-]*)*fancybox)[/.-][^u]": {
     pattern: "/(\\d+\\.\\d+\\.\\d+)/jquery[/.-][^u]",
     unless: "/\\d+\\.\\d+\\.\\d+/jquery(?:\\.popupoverlay\\.js|(?:\\.[\\w-]*)*fancybox)",
+    v8: true,
   },
   "^(?!.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$).*/woocommerce(?:\\.min)?\\.js(?:\\?ver=([0-9.]+))?":
     {
       pattern: "/woocommerce(?:\\.min)?\\.js(?:\\?ver=([0-9.]+))?",
       unless: "^.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$",
+      v8: true,
     },
   "^(?!.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$).*woocommerce":
     {
       pattern: "woocommerce",
       unless: "^.*?/wp-content/plugins/[^/]+/js/integrations/woocommerce\\.js(?:\\?ver=[\\d.]+)?$",
+      v8: true,
     },
 };
 
@@ -62,11 +74,15 @@ export const REWRITES: Readonly<Record<string, { pattern: string; unless: string
 export class LinearRegex implements PatternRegex {
   readonly #pattern: string;
   readonly #unlessPattern: string | null;
+  /** The pattern on V8, for a rewrite that is linear there (`REWRITES`' `v8`). */
+  readonly #v8: RegExp | null;
   /** Compiled on the first text that holds the needed texts (most never get one). */
   #re: RE2JS | undefined;
-  #unless: RE2JS | null | undefined;
+  #unless: RE2JS | undefined;
   /** Per alternative, texts a match contains (V8 finds them in linear time, far faster). */
   readonly #needs: RegExp[][] | null;
+  /** The same for `unless`: compiled only for a match whose text holds what it needs. */
+  readonly #unlessNeeds: RegExp[][] | null;
   /**
    * `source` as written, or as rewritten (`REWRITES`); throws when re2js cannot compile it
    * (back references, look-arounds). `lazy`: compile on first use instead (the engine's
@@ -77,28 +93,38 @@ export class LinearRegex implements PatternRegex {
     const rewrite = REWRITES[source];
     this.#pattern = rewrite?.pattern ?? source;
     this.#unlessPattern = rewrite?.unless ?? null;
-    this.#needs =
-      requiredTexts(this.#pattern)?.map((texts) =>
-        texts.map((t) => new RegExp(t.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"), "i"))
-      ) ?? null;
-    if (!lazy) this.#compiled();
+    this.#v8 = rewrite?.v8 ? new RegExp(boundQuantifiers(rewrite.pattern), "i") : null;
+    this.#needs = needsOf(this.#pattern);
+    this.#unlessNeeds = this.#unlessPattern === null ? null : needsOf(this.#unlessPattern);
+    if (!lazy) {
+      if (!this.#v8) this.#compiled();
+      this.#compiledUnless();
+    }
   }
 
-  #compiled(): { re: RE2JS; unless: RE2JS | null } {
-    this.#re ??= RE2JS.compile(this.#pattern, RE2JS.CASE_INSENSITIVE);
-    this.#unless ??= this.#unlessPattern === null
-      ? null
-      : RE2JS.compile(this.#unlessPattern, RE2JS.CASE_INSENSITIVE);
-    return { re: this.#re, unless: this.#unless };
+  #compiled(): RE2JS {
+    return this.#re ??= RE2JS.compile(this.#pattern, RE2JS.CASE_INSENSITIVE);
+  }
+
+  #compiledUnless(): RE2JS | null {
+    if (this.#unlessPattern === null) return null;
+    return this.#unless ??= RE2JS.compile(this.#unlessPattern, RE2JS.CASE_INSENSITIVE);
   }
 
   exec(text: string): RegExpExecArray | null {
-    if (this.#needs && !this.#needs.some((texts) => texts.every((t) => t.test(text)))) {
+    if (!holds(this.#needs, text)) return null;
+    const match = this.#v8 ? this.#v8.exec(text) : this.#match(text);
+    if (!match) return null;
+    if (holds(this.#unlessNeeds, text) && this.#compiledUnless()?.matcher(text).find()) {
       return null;
     }
-    const { re, unless } = this.#compiled();
-    const m = re.matcher(text);
-    if (!m.find() || unless?.matcher(text).find()) return null;
+    return match;
+  }
+
+  /** The first match on re2js, answering as `RegExp.exec` does. */
+  #match(text: string): RegExpExecArray | null {
+    const m = this.#compiled().matcher(text);
+    if (!m.find()) return null;
     const groups: (string | undefined)[] = [];
     for (let g = 0; g <= m.groupCount(); g++) groups.push(m.group(g) ?? undefined);
     return Object.assign(groups, { index: m.start(0), input: text }) as RegExpExecArray;
@@ -107,6 +133,19 @@ export class LinearRegex implements PatternRegex {
   test(text: string): boolean {
     return this.exec(text) !== null;
   }
+}
+
+/** `source`'s needs (see `requiredTexts`) as case-insensitive checks, or null when none. */
+function needsOf(source: string): RegExp[][] | null {
+  const escape = (t: string) => t.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+  return requiredTexts(source)?.map((texts) =>
+    texts.map((t) => new RegExp(typeof t === "string" ? escape(t) : t.map(escape).join("|"), "i"))
+  ) ?? null;
+}
+
+/** Whether `text` holds all the needs of one alternative at least (true when none known). */
+function holds(needs: RegExp[][] | null, text: string): boolean {
+  return !needs || needs.some((checks) => checks.every((check) => check.test(text)));
 }
 
 /** A compiled pattern. */
@@ -412,25 +451,112 @@ function literalRuns(source: string, min = 3): string[][] | null {
 }
 
 /**
- * Per top-level alternative of `source`, every literal text (lowercased, one spelling, ≥ 2
- * chars) a match of that alternative contains; null when an alternative has none. A text
- * without all of one alternative's cannot match: a check far cheaper than a run on re2js.
- * Two characters count here (unlike the prefilter's literals): `p5` and `.js` rule out nearly
- * every script URL that `.js` alone lets through.
+ * Per top-level alternative of `source`, every literal text (lowercased, ≥ 2 chars) a match of
+ * that alternative contains; null when an alternative has none. A text without all of one
+ * alternative's cannot match: a check far cheaper than a run on re2js (on an instance's first
+ * page, a run over a 2 KiB window took 25-45 ms of its code not yet compiled). Two characters
+ * count here (unlike the prefilter's literals): `p5` and `.js` rule out nearly every script URL
+ * that `.js` alone lets through. A run of several spellings gives what they all share, the
+ * longer of their common start and end: `>Django ?` needs `>django`, `wss?://x` needs `s://x`.
+ * A required group whose alternatives each have a prefilter literal needs one of them (an
+ * array): `(?:\.popupoverlay\.js|(?:\.[\w-]*)*fancybox)` needs `.popupoverlay.js` or
+ * `fancybox`.
  */
-export function requiredTexts(source: string): string[][] | null {
+export function requiredTexts(source: string): (string | string[])[][] | null {
   let body = source;
   const whole = /^\((?:\?:)?/.exec(body);
   if (whole && closingParen(body, 0) === body.length - 1) body = body.slice(whole[0].length, -1);
-  const out: string[][] = [];
+  const out: (string | string[])[][] = [];
   for (const branch of splitTopLevel(body)) {
-    const texts = (literalRuns(branch, 2) ?? [])
-      .filter((r) => r.length === 1 && r[0].length >= 2)
-      .map((r) => r[0].toLowerCase());
+    const texts: (string | string[])[] = (literalRuns(branch, 2) ?? [])
+      .map((spellings) => shared(spellings.map((r) => r.toLowerCase())))
+      .filter((text) => text.length >= 2);
+    texts.push(...requiredGroups(branch));
     if (texts.length === 0) return null;
     out.push(texts);
   }
   return out;
+}
+
+/**
+ * Per group a match of `branch` must pass through (not optional, no look-around), the
+ * prefilter's literals of its alternatives when each has one: a match contains one of them.
+ */
+function requiredGroups(branch: string): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i < branch.length; i++) {
+    const ch = branch[i];
+    if (ch === "\\") {
+      i++;
+      continue;
+    }
+    if (ch === "[") {
+      for (i++; i < branch.length && branch[i] !== "]"; i++) if (branch[i] === "\\") i++;
+      continue;
+    }
+    if (ch !== "(") continue;
+    const close = closingParen(branch, i);
+    if (close < 0) break;
+    const inner = branch.slice(i, close + 1);
+    const after = branch[close + 1];
+    const optional = after === "?" || after === "*" || /^\{0?,/.test(branch.slice(close + 1));
+    if (!optional && !/^\(\?[=!<]/.test(inner)) {
+      const literals = requiredLiterals(inner);
+      if (literals && literals.length > 1) out.push(literals);
+      else {
+        // Alternatives of plain text (`(?:/|-)`), each joined to the text right after the
+        // group: `(?:/|-)dc` needs `/dc` or `-dc`.
+        const alternatives = splitTopLevel(inner.slice(inner.startsWith("(?:") ? 3 : 1, -1))
+          .map((a) => leadingText(a, true));
+        const next = leadingText(branch.slice(close + 1), false);
+        if (next !== null && alternatives.every((a) => a !== null)) {
+          const joined = alternatives.map((a) => a + next);
+          if (joined.every((text) => text.length >= 2)) out.push(joined);
+        }
+      }
+    }
+    i = close;
+  }
+  return out;
+}
+
+/**
+ * The plain text `source` starts with, lowercased: characters up to the first that is not
+ * literal, without one a quantifier makes optional (`ab?` is `a`; `ab+`, `ab`). `whole`: all
+ * of `source` must be plain text, else null.
+ */
+function leadingText(source: string, whole: boolean): string | null {
+  let text = "";
+  for (let i = 0; i < source.length; i++) {
+    let ch = source[i];
+    if (ch === "\\") {
+      if (!LITERAL_ESCAPE.test(source[i + 1] ?? "")) return whole ? null : text.toLowerCase();
+      ch = source[++i];
+    } else if ("[](){}|?*+.^$".includes(ch)) return whole ? null : text.toLowerCase();
+    const after = source[i + 1];
+    if (after === "?" || after === "*" || after === "{" || after === "+") {
+      if (whole) return null;
+      return (after === "+" ? text + ch : text).toLowerCase();
+    }
+    text += ch;
+  }
+  return text.toLowerCase();
+}
+
+/** The longer of the start and the end that all `spellings` share. */
+function shared(spellings: string[]): string {
+  const [first, ...rest] = spellings;
+  let start = first.length;
+  let end = first.length;
+  for (const other of rest) {
+    let k = 0;
+    while (k < start && k < other.length && other[k] === first[k]) k++;
+    start = k;
+    k = 0;
+    while (k < end && k < other.length && other.at(-1 - k) === first.at(-1 - k)) k++;
+    end = k;
+  }
+  return start >= end ? first.slice(0, start) : first.slice(first.length - end);
 }
 
 /**

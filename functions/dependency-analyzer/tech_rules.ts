@@ -50,35 +50,6 @@ export interface Tech {
   requiresCategory: string[];
 }
 
-/** Text-signal patterns of one kind, with their prefilter. */
-export interface TextPatterns {
-  /** Patterns with a literal: the index finds candidates by `literalOf`. */
-  indexed: CompiledPattern[];
-  /**
-   * Long texts: an automaton (fastest per character). Short ones (script URLs, the page URL):
-   * a table of three-character pieces, built in a millisecond where scriptSrc's automaton (4,060
-   * literals, 43k states) took ~70 ms of the first request's CPU.
-   */
-  index: LiteralIndex | GramIndex;
-  /** Literal → its id in the index. */
-  literalIds: Map<string, number>;
-  /** Literal id → the patterns that need it. */
-  byLiteral: CompiledPattern[][];
-  /** Patterns without a usable literal: run on every input. */
-  always: CompiledPattern[];
-}
-
-/** The compiled rule set. */
-export interface TechRules {
-  techs: Tech[];
-  byName: Map<string, number>;
-  text: Record<TextSignal, TextPatterns>;
-  /** Keyed signal → lowercased key → patterns. */
-  keyed: Record<KeyedSignal, Map<string, CompiledPattern[]>>;
-  /** Patterns that could not be compiled (reported by the bench, not an error). */
-  skipped: number;
-}
-
 /** A technology entry as in webappanalyzer's technologies.json (only what is used). */
 export interface RawTech {
   cats?: number[];
@@ -104,8 +75,6 @@ export interface RawTech {
 interface PatternColumns {
   tech: number[];
   source: string[];
-  /** `compilePattern`'s literals, each once, joined by "\n"; "" when none. */
-  literals: string[];
   /** Absent: "". */
   version: Record<number, string>;
   /** Absent: 100. */
@@ -114,9 +83,33 @@ interface PatternColumns {
   linear: number[];
 }
 
-/** Patterns of keyed signals: with the lowercased meta/header/cookie name. */
+/**
+ * Patterns of a text signal with their prefilter, grouped at build time: the distinct literals
+ * (a literal's id is its position), the patterns of each, and those without one.
+ */
+interface TextColumns extends PatternColumns {
+  /** The distinct literals, in the order the patterns first name them. */
+  index: string[];
+  /** Short signals: where each literal's three-character piece starts (GramIndex). */
+  pieces: number[];
+  /** Literal k's patterns are `byLiteral[byLiteralStart[k]…byLiteralStart[k + 1]]`, ascending. */
+  byLiteral: number[];
+  byLiteralStart: number[];
+  /** Patterns without a usable literal (run on every input), ascending. */
+  always: number[];
+  /** Each pattern's literal (its first, as it names them), -1 when none. */
+  literal: number[];
+  /** The other literals of patterns with alternatives, in the order the pattern names them. */
+  moreLiterals: Record<number, number[]>;
+}
+
+/**
+ * Patterns of keyed signals, grouped by the lowercased meta/header/cookie name: key k's patterns
+ * are `keyStart[k]…keyStart[k + 1]` (in rule-set order within a key).
+ */
 interface KeyedColumns extends PatternColumns {
-  key: string[];
+  keys: string[];
+  keyStart: number[];
 }
 
 /** Technologies in the data file, as columns (see PatternColumns); absent: an empty list. */
@@ -128,18 +121,25 @@ interface TechColumns {
   excludes: Record<number, string[]>;
   requires: Record<number, string[]>;
   requiresCategory: string[];
+  /** Technology indexes by name (code-unit order): a lookup is a binary search, no map. */
+  nameOrder: number[];
+  /**
+   * Technology indexes by `foldName` of their name, the first of each folded name only (the
+   * name a project rule's npm name is matched to).
+   */
+  foldedOrder: number[];
 }
 
 /**
  * The rule set compiled at build time (bench/tech_rules/build.ts writes it to
- * tech_rules_data.json): everything that does not depend on a request, so loading it only
- * builds the objects and the literal indexes. Everything in rule-set order.
+ * tech_rules_data.json): everything that does not depend on a request, so loading it builds
+ * nothing until a page needs it. Everything in rule-set order.
  */
 export interface RuleData {
   source: string;
   categories: string[];
   techs: TechColumns;
-  text: Record<TextSignal, PatternColumns>;
+  text: Record<TextSignal, TextColumns>;
   keyed: Record<KeyedSignal, KeyedColumns>;
   skipped: number;
 }
@@ -151,11 +151,111 @@ function list<T>(value: T | T[] | undefined): T[] {
 const patternColumns = (): PatternColumns => ({
   tech: [],
   source: [],
-  literals: [],
   version: {},
   confidence: {},
   linear: [],
 });
+
+/** A name folded for comparison: lowercase letters and digits, without a trailing `js`. */
+export function foldName(name: string): string {
+  const folded = name.toLowerCase().replace(/[^a-z0-9]/g, "");
+  return folded.length > 3 ? folded.replace(/js$/, "") : folded;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The first position in `order` whose key is not below `key` (keys ascending along `order`). */
+function lowerBound(order: readonly number[], keyOf: (i: number) => string, key: string): number {
+  let lo = 0;
+  let hi = order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keyOf(order[mid]) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Groups a signal's patterns by literal (a pattern with alternatives under each); `literals`:
+ * each pattern's, as `compilePattern` gives them.
+ */
+function groupByLiteral(
+  columns: PatternColumns,
+  literals: (string[] | null)[],
+  long: boolean,
+): TextColumns {
+  const ids = new Map<string, number>();
+  const index: string[] = [];
+  const members: number[][] = [];
+  const always: number[] = [];
+  const literal: number[] = [];
+  const moreLiterals: Record<number, number[]> = {};
+  literals.forEach((own, pattern) => {
+    if (!own) {
+      always.push(pattern);
+      literal.push(-1);
+      return;
+    }
+    // Each literal once (`<link…glyphicons|<img…glyphicons` gives one per alternative).
+    const ownIds = [...new Set(own)].map((text) => {
+      let id = ids.get(text);
+      if (id === undefined) {
+        ids.set(text, id = index.push(text) - 1);
+        members.push([]);
+      }
+      members[id].push(pattern);
+      return id;
+    });
+    literal.push(ownIds[0]);
+    if (ownIds.length > 1) moreLiterals[pattern] = ownIds.slice(1);
+  });
+  const byLiteralStart = [0];
+  for (const m of members) byLiteralStart.push(byLiteralStart.at(-1)! + m.length);
+  return {
+    ...columns,
+    index,
+    pieces: long ? [] : new GramIndex(index).pieces,
+    byLiteral: members.flat(),
+    byLiteralStart,
+    always,
+    literal,
+    moreLiterals,
+  };
+}
+
+/** Orders a keyed signal's patterns by key (stable), with where each key's patterns start. */
+function groupByKey(columns: PatternColumns, keyOf: string[]): KeyedColumns {
+  const keys: string[] = [];
+  const order: number[] = [];
+  const byKey = new Map<string, number[]>();
+  keyOf.forEach((key, i) => {
+    let group = byKey.get(key);
+    if (!group) byKey.set(key, group = []), keys.push(key);
+    group.push(i);
+  });
+  const keyStart = [0];
+  for (const key of keys) {
+    order.push(...byKey.get(key)!);
+    keyStart.push(order.length);
+  }
+  const at = new Map(order.map((from, to) => [from, to]));
+  const moved = <T>(record: Record<number, T>) =>
+    Object.fromEntries(
+      Object.entries(record).map(([i, v]) => [at.get(+i)!, v] as const).sort((a, b) => a[0] - b[0]),
+    );
+  return {
+    tech: order.map((i) => columns.tech[i]),
+    source: order.map((i) => columns.source[i]),
+    version: moved(columns.version),
+    confidence: moved(columns.confidence),
+    linear: columns.linear.map((i) => at.get(i)!).sort((a, b) => a - b),
+    keys,
+    keyStart,
+  };
+}
 
 /**
  * Compiles webappanalyzer's definitions into the data file's form (at build time).
@@ -187,30 +287,29 @@ export function compileRuleData(
     excludes: {},
     requires: {},
     requiresCategory: [],
+    nameOrder: [],
+    foldedOrder: [],
   };
-  const data: RuleData = {
-    source,
-    categories: categoryNames,
-    techs,
-    text: Object.fromEntries(TEXT_SIGNALS.map((s) => [s, patternColumns()])) as RuleData["text"],
-    keyed: Object.fromEntries(
-      KEYED_SIGNALS.map((s) => [s, { ...patternColumns(), key: [] }]),
-    ) as unknown as RuleData["keyed"],
-    skipped: 0,
-  };
-  const add = (to: PatternColumns, tech: number, raw: string | number): boolean => {
+  const text = Object.fromEntries(TEXT_SIGNALS.map((s) => [s, patternColumns()])) as Record<
+    TextSignal,
+    PatternColumns
+  >;
+  const keyed = Object.fromEntries(KEYED_SIGNALS.map((s) => [s, patternColumns()])) as Record<
+    KeyedSignal,
+    PatternColumns
+  >;
+  const keys = Object.fromEntries(KEYED_SIGNALS.map((s) => [s, [] as string[]]));
+  const literals = Object.fromEntries(TEXT_SIGNALS.map((s) => [s, [] as (string[] | null)[]]));
+  let skipped = 0;
+  const add = (to: PatternColumns, tech: number, raw: string | number): TechPattern | null => {
     const p = compilePattern(raw);
     if (!p) {
-      data.skipped++;
-      return false;
+      skipped++;
+      return null;
     }
-    // Each literal once (`<link…glyphicons|<img…glyphicons` gives one per alternative).
-    const literals = [...new Set(p.literals ?? [])];
-    if (literals.some((l) => l.includes("\n"))) throw new Error(`literal with a newline: ${raw}`);
     const at = to.tech.length;
     to.tech.push(tech);
     to.source.push(p.source);
-    to.literals.push(literals.join("\n"));
     if (p.version !== "") to.version[at] = p.version;
     if (p.confidence !== 100) to.confidence[at] = p.confidence;
     if (runsLinear(p.source)) {
@@ -223,7 +322,7 @@ export function compileRuleData(
       }
       to.linear.push(at);
     }
-    return true;
+    return p;
   };
   for (const [name, def] of Object.entries(raw)) {
     const tech = techs.name.length;
@@ -240,80 +339,266 @@ export function compileRuleData(
     if (requires.length > 0) techs.requires[tech] = requires;
     techs.requiresCategory.push(cats(list(def.requiresCategory)));
     for (const signal of TEXT_SIGNALS) {
-      for (const rawPattern of list(def[signal])) add(data.text[signal], tech, rawPattern);
+      for (const rawPattern of list(def[signal])) {
+        const p = add(text[signal], tech, rawPattern);
+        if (p) literals[signal].push(p.literals);
+      }
     }
     for (const signal of KEYED_SIGNALS) {
-      const to = data.keyed[signal];
       for (const [key, patterns] of Object.entries(def[signal] ?? {})) {
         for (const rawPattern of list(patterns)) {
-          if (add(to, tech, rawPattern)) to.key.push(key.toLowerCase());
+          if (add(keyed[signal], tech, rawPattern)) keys[signal].push(key.toLowerCase());
         }
       }
     }
   }
-  return data;
+  const all = techs.name.map((_, i) => i);
+  techs.nameOrder = all.toSorted((a, b) => compare(techs.name[a], techs.name[b]));
+  const folded = techs.name.map(foldName);
+  techs.foldedOrder = all.toSorted((a, b) => compare(folded[a], folded[b]) || a - b)
+    .filter((t, i, order) => i === 0 || folded[order[i - 1]] !== folded[t]);
+  return {
+    source,
+    categories: categoryNames,
+    techs,
+    text: Object.fromEntries(
+      TEXT_SIGNALS.map((s) => [s, groupByLiteral(text[s], literals[s], LONG_SIGNALS.has(s))]),
+    ) as RuleData["text"],
+    keyed: Object.fromEntries(
+      KEYED_SIGNALS.map((s) => [s, groupByKey(keyed[s], keys[s])]),
+    ) as RuleData["keyed"],
+    skipped,
+  };
 }
 
-/** Builds the engine's rule set from compiled data (no pattern is parsed here). */
-export function buildTechRules(data: RuleData): TechRules {
-  const techs: Tech[] = [];
-  const byName = new Map<string, number>();
-  // Most technologies list nothing to imply, exclude or require, and share a few category
-  // sets: one empty list and one array per category set, not five new arrays per technology.
-  const none: never[] = [];
-  const categorySets = new Map<string, string[]>();
-  const names = (ids: string) => {
-    if (ids === "") return none;
-    let set = categorySets.get(ids);
-    if (!set) categorySets.set(ids, set = ids.split(",").map((c) => data.categories[+c]));
-    return set;
-  };
-  const t = data.techs;
-  for (let i = 0; i < t.name.length; i++) {
+/**
+ * Builds pattern `i` of `columns` (`linear`: the set of its linear-engine patterns). Its
+ * `literals`: a text signal's prefilter literals, null for a keyed signal's pattern (it runs
+ * on every value of its name: no prefilter).
+ */
+function patternAt(
+  columns: PatternColumns,
+  i: number,
+  linear: ReadonlySet<number>,
+  literals: string[] | null,
+) {
+  return new CompiledPattern(
+    columns.tech[i],
+    columns.source[i],
+    literals,
+    columns.version[i] ?? "",
+    columns.confidence[i] ?? 100,
+    linear.has(i),
+  );
+}
+
+/**
+ * A text signal's patterns and prefilter. Each pattern object is built the first time a page
+ * needs it (its literal occurs, or it has none), and the index on the first text: an
+ * instance's first page builds a few hundred of the rule set's thousands.
+ */
+export class TextPatterns {
+  readonly #columns: TextColumns;
+  readonly #long: boolean;
+  readonly #patterns: (CompiledPattern | undefined)[] = [];
+  #linear: Set<number> | undefined;
+  #index: LiteralIndex | GramIndex | undefined;
+  #literalIds: Map<string, number> | undefined;
+
+  /** Over a signal's columns; `long`: its texts are long (an automaton, not pieces). */
+  constructor(columns: TextColumns, long: boolean) {
+    this.#columns = columns;
+    this.#long = long;
+  }
+
+  /** The number of patterns. */
+  get size(): number {
+    return this.#columns.tech.length;
+  }
+
+  /** How many patterns have no literal (they run on every text). */
+  get unindexed(): number {
+    return this.#columns.always.length;
+  }
+
+  /**
+   * The literal prefilter. Long texts: an automaton (fastest per character). Short ones
+   * (script URLs, the page URL): a table of three-character pieces, built in a millisecond
+   * where scriptSrc's automaton (4,060 literals, 43k states) took ~70 ms of the first
+   * request's CPU.
+   */
+  get index(): LiteralIndex | GramIndex {
+    const c = this.#columns;
+    return this.#index ??= this.#long
+      ? new LiteralIndex(c.index)
+      : new GramIndex(c.index, c.pieces);
+  }
+
+  /** Pattern `i` (built on first use, then the same object). */
+  pattern(i: number): CompiledPattern {
+    return this.#patterns[i] ??= patternAt(
+      this.#columns,
+      i,
+      this.#linear ??= new Set(this.#columns.linear),
+      this.#literalsOf(i),
+    );
+  }
+
+  /** Pattern `i`'s literals, in the order it names them (null: none). */
+  #literalsOf(i: number): string[] | null {
+    const { index, literal, moreLiterals } = this.#columns;
+    if (literal[i] < 0) return null;
+    return [literal[i], ...moreLiterals[i] ?? []].map((id) => index[id]);
+  }
+
+  /** Every pattern, in rule-set order (tests and figures; a page needs `candidates`). */
+  all(): CompiledPattern[] {
+    return this.#columns.tech.map((_, i) => this.pattern(i));
+  }
+
+  /**
+   * The patterns to run on a text whose literals (ids from `index.find`) are `found`: those
+   * without a literal, then each found literal's, in that order, each once.
+   */
+  candidates(found: Iterable<number>): Set<CompiledPattern> {
+    const { always, byLiteral, byLiteralStart } = this.#columns;
+    const out = new Set<CompiledPattern>();
+    for (const i of always) out.add(this.pattern(i));
+    for (const id of found) {
+      for (let k = byLiteralStart[id]; k < byLiteralStart[id + 1]; k++) {
+        out.add(this.pattern(byLiteral[k]));
+      }
+    }
+    return out;
+  }
+
+  /** The id of a literal in the index (one a pattern of this signal names). */
+  literalId(literal: string): number {
+    this.#literalIds ??= new Map(this.#columns.index.map((l, i) => [l, i]));
+    return this.#literalIds.get(literal)!;
+  }
+}
+
+/** A keyed signal's patterns by lowercased name, each list built on first use. */
+export class KeyedPatterns {
+  readonly #columns: KeyedColumns;
+  #ids: Map<string, number> | undefined;
+  readonly #lists: (CompiledPattern[] | undefined)[] = [];
+  #linear: Set<number> | undefined;
+
+  /** Over a keyed signal's columns. */
+  constructor(columns: KeyedColumns) {
+    this.#columns = columns;
+  }
+
+  /** The names that have patterns. */
+  keys(): readonly string[] {
+    return this.#columns.keys;
+  }
+
+  /** The patterns of a lowercased name, or undefined when it has none. */
+  get(key: string): CompiledPattern[] | undefined {
+    const c = this.#columns;
+    const id = (this.#ids ??= new Map(c.keys.map((k, i) => [k, i]))).get(key);
+    if (id === undefined) return undefined;
+    const linear = this.#linear ??= new Set(c.linear);
+    return this.#lists[id] ??= Array.from(
+      { length: c.keyStart[id + 1] - c.keyStart[id] },
+      (_, k) => patternAt(c, c.keyStart[id] + k, linear, null),
+    );
+  }
+}
+
+/**
+ * The rule set, over the data file's columns: technologies and patterns are built when a page
+ * first needs them (a fresh instance's first page used to build all 7,540 technologies and
+ * 7,700 patterns, ~40 ms before its answer).
+ */
+export class TechRules {
+  /** Text signal → its patterns. */
+  readonly text: Record<TextSignal, TextPatterns>;
+  /** Keyed signal → its patterns by lowercased key. */
+  readonly keyed: Record<KeyedSignal, KeyedPatterns>;
+  /** Patterns that could not be compiled (reported by the bench, not an error). */
+  readonly skipped: number;
+  readonly #techs: TechColumns;
+  readonly #categories: string[];
+  readonly #built: (Tech | undefined)[] = [];
+  /** `foldName` of the names a folded lookup compared (a search compares about 13). */
+  readonly #folded: (string | undefined)[] = [];
+  /** Most technologies share a few category sets: one array per set. */
+  readonly #categorySets = new Map<string, string[]>();
+
+  /** Over compiled data (nothing is parsed or built here). */
+  constructor(data: RuleData) {
+    this.#techs = data.techs;
+    this.#categories = data.categories;
+    this.skipped = data.skipped;
+    this.text = Object.fromEntries(
+      TEXT_SIGNALS.map((s) => [s, new TextPatterns(data.text[s], LONG_SIGNALS.has(s))]),
+    ) as Record<TextSignal, TextPatterns>;
+    this.keyed = Object.fromEntries(
+      KEYED_SIGNALS.map((s) => [s, new KeyedPatterns(data.keyed[s])]),
+    ) as Record<KeyedSignal, KeyedPatterns>;
+  }
+
+  /** The number of technologies. */
+  get size(): number {
+    return this.#techs.name.length;
+  }
+
+  /** The name of technology `i`. */
+  name(i: number): string {
+    return this.#techs.name[i];
+  }
+
+  /** Technology `i` (built on first use, then the same object). */
+  tech(i: number): Tech {
+    const built = this.#built[i];
+    if (built) return built;
+    const t = this.#techs;
     const implies = t.implies[i];
-    byName.set(t.name[i], i);
-    techs.push({
+    return this.#built[i] = {
       name: t.name[i],
-      categories: names(t.categories[i]),
+      categories: this.#categoryNames(t.categories[i]),
       implies: implies
         ? implies.map(([name, confidence, version]) => ({ name, confidence, version }))
-        : none,
-      excludes: t.excludes[i] ?? none,
-      requires: t.requires[i] ?? none,
-      requiresCategory: names(t.requiresCategory[i]),
-    });
+        : NONE,
+      excludes: t.excludes[i] ?? NONE,
+      requires: t.requires[i] ?? NONE,
+      requiresCategory: this.#categoryNames(t.requiresCategory[i]),
+    };
   }
-  const patterns = (c: PatternColumns) => {
-    const linear = new Set(c.linear);
-    return c.tech.map((tech, i) =>
-      new CompiledPattern(
-        tech,
-        c.source[i],
-        c.literals[i] === "" ? null : c.literals[i].split("\n"),
-        c.version[i] ?? "",
-        c.confidence[i] ?? 100,
-        linear.has(i),
-      )
-    );
-  };
-  const text = Object.fromEntries(
-    TEXT_SIGNALS.map((s) => [
-      s,
-      indexPatterns(patterns(data.text[s]), LONG_SIGNALS.has(s)),
-    ]),
-  ) as Record<TextSignal, TextPatterns>;
-  const keyed = Object.fromEntries(
-    KEYED_SIGNALS.map((s) => [s, new Map<string, CompiledPattern[]>()]),
-  ) as Record<KeyedSignal, Map<string, CompiledPattern[]>>;
-  for (const signal of KEYED_SIGNALS) {
-    const columns = data.keyed[signal];
-    patterns(columns).forEach((pattern, i) => {
-      const list = keyed[signal].get(columns.key[i]);
-      if (list) list.push(pattern);
-      else keyed[signal].set(columns.key[i], [pattern]);
-    });
+
+  /** The index of the technology named `name`, or undefined. */
+  indexOf(name: string): number | undefined {
+    const order = this.#techs.nameOrder;
+    const at = lowerBound(order, (i) => this.#techs.name[i], name);
+    return at < order.length && this.#techs.name[order[at]] === name ? order[at] : undefined;
   }
-  return { techs, byName, text, keyed, skipped: data.skipped };
+
+  /** The first technology whose `foldName` is `folded`, or undefined. */
+  indexOfFolded(folded: string): number | undefined {
+    const order = this.#techs.foldedOrder;
+    const key = (i: number) => this.#folded[i] ??= foldName(this.#techs.name[i]);
+    const at = lowerBound(order, key, folded);
+    return at < order.length && key(order[at]) === folded ? order[at] : undefined;
+  }
+
+  #categoryNames(ids: string): string[] {
+    if (ids === "") return NONE;
+    let set = this.#categorySets.get(ids);
+    if (!set) this.#categorySets.set(ids, set = ids.split(",").map((c) => this.#categories[+c]));
+    return set;
+  }
+}
+
+/** The one empty list that technologies without implies, excludes… share. */
+const NONE: never[] = [];
+
+/** Builds the engine's rule set from compiled data (nothing is parsed here). */
+export function buildTechRules(data: RuleData): TechRules {
+  return new TechRules(data);
 }
 
 /** Compiles raw definitions straight to a rule set (for tests, which pass small tables). */
@@ -324,58 +609,11 @@ export function compileTechRules(
   return buildTechRules(compileRuleData(raw, categories));
 }
 
-/** Groups patterns by literal (a pattern with alternatives under each) and indexes them. */
-function indexPatterns(patterns: CompiledPattern[], long: boolean): TextPatterns {
-  const literals = new Map<string, number>();
-  const counts: number[] = [];
-  const always: CompiledPattern[] = [];
-  const indexed: CompiledPattern[] = [];
-  for (const p of patterns) {
-    if (!p.literals) {
-      always.push(p);
-      continue;
-    }
-    for (const literal of p.literals) {
-      const id = literals.get(literal);
-      if (id !== undefined) counts[id]++;
-      else {
-        literals.set(literal, counts.length);
-        counts.push(1);
-      }
-    }
-    indexed.push(p);
-  }
-  // Lists of their final size: most literals have one pattern, and a list grown by `push` keeps
-  // room for 16 (1 MiB over the rule set).
-  const byLiteral = counts.map((n) => new Array<CompiledPattern>(n));
-  const filled = new Uint32Array(counts.length);
-  for (const p of indexed) {
-    for (const literal of p.literals!) {
-      const id = literals.get(literal)!;
-      byLiteral[id][filled[id]++] = p;
-    }
-  }
-  return {
-    indexed,
-    index: long ? new LiteralIndex([...literals.keys()]) : new GramIndex([...literals.keys()]),
-    literalIds: literals,
-    byLiteral,
-    always,
-  };
-}
-
 /**
  * The rule set, loaded by the first page analysis and shared afterwards: a cold start that
  * serves only `GET /` or manifests never pays for it.
  */
 export const loadTechRules: () => Promise<TechRules> = onFirstUse(async () => {
   const { default: data } = await import("./tech_rules_data.json", { with: { type: "json" } });
-  const rows = data as unknown as Partial<RuleData>;
-  const rules = buildTechRules(rows as RuleData);
-  // The module would hold the rows for the life of the process; only the rules are read after
-  // this, and this is the module's one importer.
-  delete rows.techs;
-  delete rows.text;
-  delete rows.keyed;
-  return rules;
+  return buildTechRules(data as unknown as RuleData);
 });

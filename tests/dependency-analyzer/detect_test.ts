@@ -173,3 +173,12 @@ Deno.test("folding is linear: many versions of one library, and one value repeat
   assert.equal(wp.version, "6.1");
   assert.equal(wp.evidence.length, 1);
 });
+
+Deno.test("a selector rule is compiled when an element first needs it, not before", () => {
+  // A pseudo-class css-select does not know: parsing (to key the rule) passes, compiling fails.
+  const rule = { ...RULES.find((r) => r.on === "selector")!, selector: "[data-x]:no-such-pseudo" };
+  const run = selectorMatcher([rule])();
+  run.visit("div", { id: "a" });
+  assert.equal(run.selected.size, 0, "no element needed it: never compiled");
+  assert.throws(() => run.visit("div", { "data-x": "" }), /no-such-pseudo/);
+});

@@ -42,3 +42,14 @@ Deno.test("answers as the automaton does on random texts (folding included), ids
     assert.deepEqual(found, expected, text);
   }
 });
+
+Deno.test("built from the pieces a build chose, it answers the same", () => {
+  const literals = ["jquery", "query.min", "wp-content/", "she", "hers", "cdn.a", "cdn.b"];
+  const chosen = new GramIndex(literals);
+  const loaded = new GramIndex(literals, chosen.pieces);
+  assert.deepEqual(loaded.pieces, chosen.pieces);
+  for (const text of ["ushers load JQUERY.MIN.js from /WP-Content/x via cdn.b", "cdn.a", ""]) {
+    assert.deepEqual(loaded.find(text), chosen.find(text));
+  }
+  assert.throws(() => new GramIndex(literals, [0]), /a piece per literal/);
+});

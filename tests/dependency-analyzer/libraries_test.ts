@@ -1,7 +1,7 @@
 /** Merging the project's rules with the rule set: names, packages, versions, bundles dropped. */
 import assert from "node:assert/strict";
-import { foldName, mergeLibraries } from "../../functions/dependency-analyzer/libraries.ts";
-import { compileTechRules } from "../../functions/dependency-analyzer/tech_rules.ts";
+import { mergeLibraries } from "../../functions/dependency-analyzer/libraries.ts";
+import { compileTechRules, foldName } from "../../functions/dependency-analyzer/tech_rules.ts";
 
 const RULES = compileTechRules({
   "jQuery": { cats: [1] },

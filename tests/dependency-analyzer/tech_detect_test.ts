@@ -93,7 +93,7 @@ Deno.test("a negated class is no anchor: such a pattern runs near its literal, a
   }, CATEGORIES);
   // What each pattern's regex is given (a spy around the real one).
   const seen = new Map<string, number[]>();
-  for (const p of rules.text.html.indexed) {
+  for (const p of rules.text.html.all()) {
     const regex = p.regex;
     const exec = regex.exec.bind(regex);
     regex.exec = (text: string) => {
@@ -125,8 +125,8 @@ async function detectionMs(html: string): Promise<number> {
 Deno.test("the whole rule set: patterns that could backtrack run in linear time, and still detect", async () => {
   const { loadTechRules } = await import("../../functions/dependency-analyzer/tech_rules.ts");
   const rules = await loadTechRules();
-  const bootstrap = rules.text.html.indexed.filter((p) =>
-    rules.techs[p.tech].name === "Bootstrap" && p.source.startsWith("<link")
+  const bootstrap = rules.text.html.all().filter((p) =>
+    rules.name(p.tech) === "Bootstrap" && p.source.startsWith("<link")
   );
   assert.ok(bootstrap.length > 0 && bootstrap.every((p) => p.linear), "on the linear engine");
   // Still what it detected (and its version), on the linear engine.

@@ -69,7 +69,7 @@ Deno.test("version templates: back references and the ternary form", () => {
   assert.equal(resolveVersion("", m), "");
 });
 
-Deno.test("rewritten look-ahead patterns detect what the originals did, on the linear engine", () => {
+Deno.test("rewritten look-ahead patterns detect what the originals did (re2js, or V8 where linear)", () => {
   // Not covered, on purpose: `leaflet.js/shopify/a.js` (the original finds a later `.js` end
   // that shopify does not follow; the rewrite rules the URL out).
   const urls = [
@@ -116,13 +116,31 @@ Deno.test("anchors: ^ and $ outside classes, not a class's own ^ nor an escaped 
   }
 });
 
-Deno.test("required texts: two characters count, one spelling each, per alternative", () => {
+Deno.test("required texts: two characters count, what all spellings share, per alternative", () => {
   // `.js` alone is in every script URL; `p5` and `dc` rule most of them out before re2js runs.
   assert.deepEqual(
     requiredTexts("(?:((?:\\d+\\.)+\\d+)\\/(?:addons\\/)?)?p5(?:\\.sound)?(?:\\.min)?\\.js"),
     [["p5", ".js"]],
   );
-  assert.deepEqual(requiredTexts("(?:/|-)dc(?:\\.leaflet)?\\.js|Dc-x"), [["dc", ".js"], ["dc-x"]]);
+  assert.deepEqual(requiredTexts("(?:/|-)dc(?:\\.leaflet)?\\.js|Dc-x"), [
+    ["dc", ".js", ["/dc", "-dc"]],
+    ["dc-x"],
+  ]);
   assert.equal(requiredTexts("p5?\\.js|[ab]"), null, "an alternative without any");
-  assert.equal(requiredTexts("wss?://x"), null, "a run of two spellings is not one text");
+  // A run of several spellings: what they all share, the longer of their start and end.
+  assert.deepEqual(requiredTexts("wss?://x"), [["s://x"]]);
+  assert.deepEqual(requiredTexts("<a[^>]+>Django ?([\\d.]+)?<\\/a>"), [["<a", ">django", "</a>"]]);
+  assert.deepEqual(requiredTexts("a?b"), null, "nothing shared");
+  // A required group: one of its alternatives' literals (an optional group needs nothing).
+  assert.deepEqual(
+    requiredTexts("/\\d+/jquery(?:\\.popupoverlay\\.js|(?:\\.[\\w-]*)*fancybox)"),
+    [["/jquery", [".popupoverlay.js", "fancybox"]]],
+  );
+  assert.deepEqual(requiredTexts("jq(?:uery|ry)?x"), [["jq"]]);
+  // Short plain alternatives joined to the text after the group; a quantified character ends it.
+  assert.deepEqual(requiredTexts("(?:/|-)dc(?:\\.leaflet)?\\.js"), [["dc", ".js", ["/dc", "-dc"]]]);
+  assert.deepEqual(requiredTexts("(?:a|b)cd+e"), [["cd", ["acd", "bcd"]]]);
+  assert.deepEqual(requiredTexts("(?:a|)bc"), [["bc", ["abc", "bc"]]]);
+  assert.equal(requiredTexts("(?:a|b)c?d"), null, "c is optional: a or b alone is too short");
+  assert.deepEqual(requiredTexts("x(?:a|b[c])yz"), [["yz"]], "an alternative that is no text");
 });

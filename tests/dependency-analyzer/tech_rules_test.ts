@@ -2,27 +2,31 @@
 import assert from "node:assert/strict";
 import {
   buildTechRules,
+  type CompiledPattern,
   compileRuleData,
   compileTechRules,
+  foldName,
   loadTechRules,
+  type TechRules,
 } from "../../functions/dependency-analyzer/tech_rules.ts";
 
 Deno.test("the whole rule set loads once, every pattern compiled, with a prefilter for nearly all", async () => {
   const rules = await loadTechRules();
   assert.equal(await loadTechRules(), rules, "compiled once, shared");
-  assert.ok(rules.techs.length > 5_000, `${rules.techs.length} technologies`);
+  assert.ok(rules.size > 5_000, `${rules.size} technologies`);
   assert.equal(rules.skipped, 0);
   for (const [signal, set] of Object.entries(rules.text)) {
-    const all = set.indexed.length + set.always.length;
     assert.ok(
-      set.always.length <= 0.02 * all,
-      `${signal}: ${set.always.length} of ${all} unindexed`,
+      set.unindexed <= 0.02 * set.size,
+      `${signal}: ${set.unindexed} of ${set.size} unindexed`,
     );
   }
-  // Every implied, excluded and required name exists.
-  for (const tech of rules.techs) {
+  // Every implied, excluded and required name exists, and every name is found by its name.
+  for (let i = 0; i < rules.size; i++) {
+    const tech = rules.tech(i);
+    assert.equal(rules.indexOf(tech.name), i);
     for (const name of [...tech.implies.map((i) => i.name), ...tech.excludes, ...tech.requires]) {
-      assert.ok(rules.byName.has(name), `${tech.name} names unknown ${name}`);
+      assert.ok(rules.indexOf(name) !== undefined, `${tech.name} names unknown ${name}`);
     }
   }
 });
@@ -45,10 +49,10 @@ Deno.test("the data file's form survives JSON: loading it gives what compiling g
   assert.equal(data.skipped, 1, "the invalid regex");
   const loaded = buildTechRules(JSON.parse(JSON.stringify(data)));
   const compiled = compileTechRules(raw, categories);
-  assert.deepEqual(loaded, compiled);
-  assert.deepEqual(loaded.techs[0].implies, [{ name: "B", confidence: 40, version: "2" }]);
-  assert.deepEqual(loaded.techs[1].requiresCategory, ["CMS"]);
-  const [plain, alternatives, none] = loaded.text.html.indexed.concat(loaded.text.html.always);
+  assert.deepEqual(snapshot(loaded), snapshot(compiled));
+  assert.deepEqual(loaded.tech(0).implies, [{ name: "B", confidence: 40, version: "2" }]);
+  assert.deepEqual(loaded.tech(1).requiresCategory, ["CMS"]);
+  const [plain, alternatives, none] = loaded.text.html.all();
   assert.deepEqual([plain.literals, plain.version, plain.confidence], [
     ['<div id="a-app"'],
     "",
@@ -57,6 +61,52 @@ Deno.test("the data file's form survives JSON: loading it gives what compiling g
   assert.deepEqual(alternatives.literals, ["foo-lib", "bar-lib"]);
   assert.deepEqual([alternatives.version, alternatives.confidence], ["\\1", 50]);
   assert.equal(none.literals, null);
-  assert.deepEqual([...loaded.keyed.meta.keys()], ["generator"]);
+  assert.deepEqual(loaded.keyed.meta.keys(), ["generator"]);
   assert.equal(loaded.keyed.cookies.get("a_session")![0].source, "");
+});
+
+/** What a rule set holds, built out in full (its objects are built on first use). */
+function snapshot(rules: TechRules) {
+  const pattern = (p: CompiledPattern) => ({ ...p, linear: p.linear, anchored: p.anchored });
+  return {
+    techs: Array.from({ length: rules.size }, (_, i) => rules.tech(i)),
+    text: Object.entries(rules.text).map(([signal, set]) => [signal, set.all().map(pattern)]),
+    keyed: Object.entries(rules.keyed).map(([signal, set]) => [
+      signal,
+      set.keys().map((key) => [key, set.get(key)!.map(pattern)]),
+    ]),
+    skipped: rules.skipped,
+  };
+}
+
+Deno.test("patterns and technologies are built on first use, once; lookups by name and folded name", () => {
+  const rules = compileTechRules({
+    "Next.js": { html: ["__next_data__", "<x-(?:alpha|beta)-app", "^<!doctype"], meta: { a: "x" } },
+    "jQuery": { scriptSrc: "jquery[.-]([\\d.]*\\d)\\.js\\;version:\\1" },
+    "jquery": { url: "jquery\\.example" },
+    "Zepto": {},
+  }, {});
+  const html = rules.text.html;
+  assert.equal(html.size, 3);
+  assert.equal(html.unindexed, 0, "`^<!doctype` keeps its literal");
+  assert.equal(html.pattern(1), html.pattern(1), "the same object");
+  assert.deepEqual(html.pattern(1).literals, ["alpha", "beta"]);
+  const found = html.index.find("<X-BETA-APP id=1> __NEXT_DATA__");
+  assert.deepEqual(
+    [...html.candidates(found.keys())].map((p) => p.source),
+    ["__next_data__", "<x-(?:alpha|beta)-app"],
+  );
+  assert.equal(rules.tech(0), rules.tech(0));
+  // Code-unit order: "jQuery" < "jquery"; both found by their own name.
+  assert.equal(rules.indexOf("jQuery"), 1);
+  assert.equal(rules.indexOf("jquery"), 2);
+  assert.equal(rules.indexOf("JQuery"), undefined);
+  // Folded: the first technology of that folded name.
+  assert.equal(rules.indexOfFolded(foldName("next")), 0);
+  assert.equal(rules.indexOfFolded("jquery"), 1);
+  assert.equal(rules.indexOfFolded("zepto"), 3);
+  assert.equal(rules.indexOfFolded("nope"), undefined);
+  assert.equal(rules.keyed.meta.get("a")![0].source, "x");
+  assert.equal(rules.keyed.meta.get("b"), undefined);
+  assert.equal(rules.text.scriptSrc.pattern(0).version, "\\1");
 });
