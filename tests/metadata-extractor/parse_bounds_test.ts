@@ -6,8 +6,11 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../functions/metadata-extractor/app.ts";
 import { extractMetadata } from "../../functions/metadata-extractor/extract.ts";
-import { MAX_LD_CHARS } from "../../functions/metadata-extractor/jsonld.ts";
-import { MAX_TAGS } from "../../functions/metadata-extractor/signals.ts";
+import { MAX_LD_CHARS, parseJsonLd } from "../../functions/metadata-extractor/jsonld.ts";
+import { collectSignals, MAX_TAGS } from "../../functions/metadata-extractor/signals.ts";
+import { AUTHOR_RULES, fromRules } from "../../functions/metadata-extractor/body_sources.ts";
+import type { YieldSoon } from "../../shared/contract/cooperative.ts";
+import { parseHtml } from "../../shared/net/html.ts";
 import {
   parseBoundsTests,
   repeatedElementsTests,
@@ -112,4 +115,32 @@ Deno.test("/metadata: past the tags read per page, the rest is skipped with a wa
     ld.warnings[0],
     /^JSON-LD block 1 is past the 1000000 characters read per page; skipped$/,
   );
+});
+
+/**
+ * A yield that is always due and counts its pauses (an injected clock: no wall time): each
+ * long step of the extractor must pause in proportion to its work, not run to its end.
+ */
+function countingYield(): YieldSoon & { pauses: number } {
+  const y = Object.assign(async () => {
+    y.pauses++;
+    await Promise.resolve();
+  }, { due: () => true, pauses: 0 });
+  return y;
+}
+
+Deno.test("/metadata's long steps pause on the request's yield in proportion to their work", async () => {
+  const doc = parseHtml(repeatedPage('<p class="x">a</p>', 20_000));
+  const signals = countingYield();
+  await collectSignals(doc, "https://example.com/", signals);
+  assert.ok(signals.pauses >= Math.floor(20_000 / 256), `signals walk: ${signals.pauses} pauses`);
+  const rules = countingYield();
+  assert.equal(await fromRules(doc, AUTHOR_RULES, () => true, rules), null);
+  assert.ok(rules.pauses >= AUTHOR_RULES.length, `body rules: ${rules.pauses} pauses`);
+  const graph = `{"@graph":[${Array(20_000).fill('{"@type":"Person","url":"/p"}').join(",")}]}`;
+  const ld = countingYield();
+  const parsed = await parseJsonLd([graph], "https://example.com/", ld);
+  assert.equal(parsed.nodes.length, 20_000);
+  assert.equal((parsed.nodes[0] as { url: string }).url, "https://example.com/p");
+  assert.ok(ld.pauses >= Math.floor(20_000 / 1_024), `JSON-LD pass: ${ld.pauses} pauses`);
 });
