@@ -1,56 +1,41 @@
 /**
  * Dates as the page writes them ("Mon, Jan 7 2019 15:37:00 EST", "April 06, 2016 12:00 ET",
  * "2016-04-25 23:37:17") to ISO 8601 in UTC, so clients can sort and compare them. ISO values
- * go through `Date`; everything else through chrono-node (the parser metascraper uses too),
- * with a value that names no timezone read as UTC. A time with no day ("8:38 pm"), a day with no
+ * go through `Date`, the common stamp ("June 7, 2013 - 12:24 AM") through `commonDate`, and
+ * everything else through chrono-node (the parser metascraper uses too, loaded on first need:
+ * chrono_dates.ts), with a value that names no timezone read as UTC. A time with no day ("8:38 pm"), a day with no
  * year ("July 17") or a relative phrase ("2 hours ago") is not a date of the page: null, where
  * metascraper fills in today's date or this year.
  */
-import * as chrono from "chrono-node";
+import type { ParsedResult } from "chrono-node";
+import { onFirstUse } from "../../shared/contract/lazy.ts";
+
+/** chrono-node's module (chrono_dates.ts), once loaded. */
+let chrono: typeof import("./chrono_dates.ts") | undefined;
 
 /**
- * chrono's English parsers that can only read what is dropped below anyway (a relative phrase,
- * "today", a month with no day, "within 3 days"): left out, because a fresh instance compiles
- * every parser's patterns on its first parse, and these were most of it (the first parse of a
- * short text took 170-330 ms with all of them, 40-115 ms without, on a loaded machine,
- * 2026-11-26). Over 2,481 date-like texts of the 258 htmlparser-benchmark pages and the test
- * fixtures, the dates kept are the same; what differs is a date moved by a relative phrase
- * ("3 days after June 7, 2013"), read now as the date it names.
+ * Loads chrono (a chunk of its own in the build). A date in another form than those read here
+ * throws CHRONO_NEEDED until it is loaded: the extractor (extract.ts `first`) awaits this and
+ * reads that source again, so a page whose dates are all ISO 8601 or the common form never
+ * loads it.
  */
-export const UNUSED_PARSERS = [
-  "ENTimeUnitWithinFormatParser",
-  "ENTimeUnitAgoFormatParser",
-  "ENTimeUnitLaterFormatParser",
-  "ENCasualDateParser",
-  "ENEndOfCurrentMonthParser",
-  "ENRelativeDateFormatParser",
-  "ENTimeUnitCasualRelativeFormatParser",
-  "ENSlashMonthFormatParser",
-  "ENYearMonthNameParser",
-];
+export const loadChrono: () => Promise<void> = onFirstUse(async () => {
+  chrono = await import("./chrono_dates.ts");
+});
 
-/**
- * chrono's casual English configuration without UNUSED_PARSERS (told by class name, which the
- * build keeps: `--keep-names`); the whole casual parser if any of them is not found (a renamed
- * class in another chrono version), so that a date is never lost for speed.
- */
-export function datesParser(): chrono.Chrono {
-  const config = chrono.en.configuration.createCasualConfiguration(false);
-  const parsers = config.parsers.filter((p) => !UNUSED_PARSERS.includes(p.constructor.name));
-  if (parsers.length !== config.parsers.length - UNUSED_PARSERS.length) return chrono.casual;
-  return new chrono.Chrono({ ...config, parsers });
+/** What the date functions throw when they need chrono and it is not loaded yet. */
+export class ChronoNeeded extends Error {
+  constructor() {
+    super("chrono-node is not loaded (await loadChrono() and read again)");
+    this.name = "ChronoNeeded";
+  }
 }
 
-/** The parser of the dates chrono reads (made on first use). */
-let dates: chrono.Chrono | undefined;
-
-/** Parses `text` as chrono does, with the parser above. */
-function parseDates(text: string): chrono.ParsedResult[] {
-  return (dates ??= datesParser()).parse(text, { instant: new Date(), ...UTC });
+function parseDates(text: string): ParsedResult[] {
+  if (!chrono) throw new ChronoNeeded();
+  return chrono.parseDates(text);
 }
 
-/** Reads dates without a timezone as UTC. */
-const UTC = { timezone: 0 };
 /** An ISO 8601 date, with or without a time. */
 const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 const MONTH =
@@ -82,16 +67,89 @@ export function toIsoDate(raw: string | number | null | undefined): string | nul
   if (!/\d/.test(value) || value.length > MAX_TEXT) return null;
   for (const line of value.split("\n")) {
     if (!MAYBE_MONTH.test(line)) continue;
-    const found = parseDates(line);
-    for (const r of found) {
-      // A date without a year ("July 17") is not made this year's, as chrono would.
-      if (!["day", "month", "year"].every((c) => r.start.isCertain(c as "day"))) continue;
-      if (!MONTH.test(r.text)) continue; // "2 hours ago", "yesterday": not a date of the page
-      const iso = checked(r.date());
-      if (iso) return iso;
-    }
+    const iso = commonDate(line) ?? chronoDate(line);
+    if (iso) return iso;
   }
   return null;
+}
+
+/** The first whole date chrono reads in `line`, in ISO 8601 UTC; null if none. */
+export function chronoDate(line: string): string | null {
+  for (const r of parseDates(line)) {
+    // A date without a year ("July 17") is not made this year's, as chrono would.
+    if (!["day", "month", "year"].every((c) => r.start.isCertain(c as "day"))) continue;
+    if (!MONTH.test(r.text)) continue; // "2 hours ago", "yesterday": not a date of the page
+    const iso = checked(r.date());
+    if (iso) return iso;
+  }
+  return null;
+}
+
+/** chrono's English month names and abbreviations, by month index. */
+const MONTH_NAMES: Record<string, number> = {
+  january: 0,
+  jan: 0,
+  february: 1,
+  feb: 1,
+  march: 2,
+  mar: 2,
+  april: 3,
+  apr: 3,
+  may: 4,
+  june: 5,
+  jun: 5,
+  july: 6,
+  jul: 6,
+  august: 7,
+  aug: 7,
+  september: 8,
+  sep: 8,
+  sept: 8,
+  october: 9,
+  oct: 9,
+  november: 10,
+  nov: 10,
+  december: 11,
+  dec: 11,
+};
+
+/**
+ * The form most date stamps take, "Updated: June 7, 2013 - 12:24 AM": an optional label, a
+ * month name, day and year, and an optional time (24 h, or 12 h with AM/PM) after a space, a
+ * comma, a spaced dash or "at". Nothing may come after it (a time zone goes to chrono).
+ */
+const COMMON_DATE = new RegExp(
+  "^(?:(?:last updated|updated|published|posted|modified|created|date)(?: on)? ?:? ?)?" +
+    `(${Object.keys(MONTH_NAMES).join("|")})\\.? (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})` +
+    "(?:(?: - |, | at | )(\\d{1,2}):(\\d{2})(?::(\\d{2}))?(?: ?([ap])m)?)?$",
+  "i",
+);
+
+/**
+ * What chrono reads in `line` when it has the common form above (a day alone is at noon, as
+ * chrono puts it), computed without it: chrono compiles every parser's patterns on its first
+ * parse, most of a fresh instance's date reading (about 20 ms). undefined when the line has
+ * another form, or a day the month does not have, or a year outside the web's: chrono reads
+ * it. tests/metadata-extractor/dates_test.ts checks the answers equal chrono's on every form
+ * this accepts.
+ */
+export function commonDate(line: string): string | undefined {
+  const m = COMMON_DATE.exec(line.trim());
+  if (!m) return undefined;
+  const [, month, day, year, hour, minute, second, meridiem] = m;
+  let h = hour === undefined ? 12 : Number(hour);
+  if (meridiem) {
+    if (h < 1 || h > 12) return undefined;
+    h = (h % 12) + (meridiem.toLowerCase() === "p" ? 12 : 0);
+  } else if (h > 23) return undefined;
+  if (Number(minute ?? 0) > 59 || Number(second ?? 0) > 59) return undefined;
+  const monthIndex = MONTH_NAMES[month.toLowerCase()];
+  const d = new Date(
+    Date.UTC(Number(year), monthIndex, Number(day), h, Number(minute ?? 0), Number(second ?? 0)),
+  );
+  // A day the month does not have (June 31): chrono's reading, not ours.
+  if (d.getUTCMonth() !== monthIndex || d.getUTCDate() !== Number(day)) return undefined;
+  return checked(d) ?? undefined;
 }
 
 function fromEpoch(n: number): string | null {

@@ -7,6 +7,7 @@
  */
 import { decodeHTML } from "entities";
 import { ApiError } from "../../shared/contract/errors.ts";
+import type { YieldSoon } from "../../shared/contract/cooperative.ts";
 import {
   collapse,
   cooperative,
@@ -26,30 +27,40 @@ import {
   URL_FIELDS,
 } from "./fields.ts";
 import { cleanAuthor } from "./authors.ts";
-import { toIsoDate } from "./dates.ts";
+import { ChronoNeeded, loadChrono, toIsoDate } from "./dates.ts";
 import { mainNode, parseJsonLd } from "./jsonld.ts";
 import { alternates, bestFavicon, feeds, icons, oembed } from "./links.ts";
 import type { ImageValue, PageMetadata } from "./schema.ts";
-import { collectSignals } from "./signals.ts";
+import { collectSignals, skippedWarnings } from "./signals.ts";
 import { ogImages, openGraphGroup, twitterGroup } from "./tag_groups.ts";
 
 /**
  * The first source whose value `normalise` accepts (returns non-null). Other requests run
  * between sources once a slice has passed: a body fallback walks the whole tree, and a large
- * page without metadata runs them all.
+ * page without metadata runs them all. A source whose dates need chrono before it is loaded is
+ * read again once it is (reads and normalisers are pure).
  */
 async function first<T, R>(
   sources: Source<T>[],
   page: Page,
   normalise: (v: T) => R | null,
-  yieldSoon: () => Promise<void>,
+  yieldSoon: YieldSoon,
 ): Promise<R | null> {
   for (const source of sources) {
-    await yieldSoon();
-    const raw = source.read(page);
-    if (raw === null || raw === undefined) continue;
-    const value = normalise(raw);
-    if (value !== null) return value;
+    if (yieldSoon.due()) await yieldSoon();
+    for (;;) {
+      try {
+        let raw = source.read(page);
+        if (raw instanceof Promise) raw = await raw;
+        if (raw === null || raw === undefined) break;
+        const value = normalise(raw);
+        if (value !== null) return value;
+        break;
+      } catch (err) {
+        if (!(err instanceof ChronoNeeded)) throw err;
+        await loadChrono();
+      }
+    }
   }
   return null;
 }
@@ -117,9 +128,9 @@ export async function extractMetadata(
     endsAt: started + budgetMs,
     over: () => new ApiError("PARSE_ERROR", `Page took longer than ${budgetMs} ms to read`),
   });
-  const s = collectSignals(doc, finalUrl);
-  const ld = parseJsonLd(s.jsonLdTexts, s.base);
-  const page: Page = { doc, s, ld, main: mainNode(ld), og: ogImages(s.ordered) };
+  const s = await collectSignals(doc, finalUrl, yieldSoon);
+  const ld = await parseJsonLd(s.jsonLdTexts, s.base, yieldSoon);
+  const page: Page = { doc, s, ld, main: mainNode(ld), og: ogImages(s.ordered), yieldSoon };
   const pick = <T, R>(sources: Source<T>[], normalise: (v: T) => R | null) =>
     first(sources, page, normalise, yieldSoon);
   const published = await pick(TEXT_FIELDS.publishedTime, datedValue);
@@ -157,7 +168,7 @@ export async function extractMetadata(
     feeds: feeds(s.links, s.base),
     oembed: oembed(s.links, s.base),
     alternates: alternates(s.links, s.base),
-    warnings: ld.warnings,
+    warnings: [...ld.warnings, ...skippedWarnings(s)],
   };
 }
 

@@ -5,6 +5,7 @@
  * edit a list here; the engine (extract.ts) and the README table follow from it.
  */
 import type { Document } from "../../shared/net/html.ts";
+import type { YieldSoon } from "../../shared/contract/cooperative.ts";
 import { nameFromProfileUrl } from "./authors.ts";
 import {
   AUTHOR_RULES,
@@ -32,13 +33,16 @@ export interface Page {
   /** The JSON-LD node the page is about (first with a headline, else first non-supporting). */
   main: LdNode | undefined;
   og: OgImage[];
+  /** The request's cooperative yield: body fallbacks scan the whole tree and pause on it. */
+  yieldSoon: YieldSoon;
 }
 
 /** One place a field may come from. */
 export interface Source<T> {
   /** How the README names the source. */
   from: string;
-  read(page: Page): T | null | undefined;
+  /** The value; a body fallback, which may pause for other requests, gives a promise. */
+  read(page: Page): T | null | undefined | Promise<T | null | undefined>;
 }
 
 /** An image before normalisation: sizes as written. */
@@ -67,17 +71,19 @@ function ldField(key: string): Source<string> {
   return { from: `JSON-LD ${key}`, read: (p) => ldText(p.ld, ldValue(p.ld, key)) };
 }
 
+/** The href of the first `<link rel=...>`. */
+function linkHref(p: Page, rel: string): string | undefined {
+  return p.s.links.find((l) => l.rel.includes(rel))?.href;
+}
+
 /** The first `<link rel=...>` href. */
 function link(rel: string): Source<string> {
-  return {
-    from: `<link rel=${rel}>`,
-    read: (p) => p.s.links.find((l) => l.rel.includes(rel))?.href,
-  };
+  return { from: `<link rel=${rel}>`, read: (p) => linkHref(p, rel) };
 }
 
 /** Body markup rules, tried as one source after the declared ones. */
 function body(from: string, rules: BodyRule[], valid?: (v: string) => boolean): Source<string> {
-  return { from, read: (p) => fromRules(p.doc, rules, valid) };
+  return { from, read: (p) => fromRules(p.doc, rules, valid, p.yieldSoon) };
 }
 
 /**
@@ -112,7 +118,7 @@ export const TEXT_FIELDS = {
     meta("description"),
     ldField("description"),
     itemprop("description"),
-    { from: "the first real paragraph", read: (p) => firstParagraph(p.doc) },
+    { from: "the first real paragraph", read: (p) => firstParagraph(p.doc, p.yieldSoon) },
   ],
   siteName: [
     // The publisher's declared name first: og:site_name is often the host ("NPR.org") or a
@@ -244,7 +250,7 @@ export const LANG_SOURCES: Source<string>[] = [
 
 /** `keywords`: comma-separated lists are split; duplicates dropped. */
 export const KEYWORD_SOURCES: Source<string[]>[] = [
-  { from: "<meta name=keywords>", read: (p) => p.s.meta.get("keywords")?.flatMap(splitList) },
+  { from: "<meta name=keywords>", read: (p) => splitLists(p.s.meta.get("keywords")) },
   { from: "article:tag (all)", read: (p) => p.s.meta.get("article:tag") },
   {
     from: "JSON-LD keywords",
@@ -258,6 +264,14 @@ export const KEYWORD_SOURCES: Source<string[]>[] = [
 
 function splitList(value: string): string[] {
   return value.split(",");
+}
+
+/** The items of comma lists, in order; undefined for none. */
+function splitLists(values: string[] | undefined): string[] | undefined {
+  if (!values) return undefined;
+  const out: string[] = [];
+  for (const v of values) for (const item of v.split(",")) out.push(item);
+  return out;
 }
 
 /** `image`: the URL with the size and alt text declared next to it. */
@@ -295,15 +309,16 @@ export const IMAGE_SOURCES: Source<ImageCandidate>[] = [
   {
     from: "<link rel=image_src>",
     read: (p) => {
-      const url = link("image_src").read(p);
+      const url = linkHref(p, "image_src");
       return url ? { url } : null;
     },
   },
   {
     from: "the article's lead <img> (not an icon)",
     read: (p) => {
-      const url = leadImage(p.doc);
-      return url ? { url } : null;
+      const image = (url: string | null) => (url ? { url } : null);
+      const url = leadImage(p.doc, p.yieldSoon);
+      return url instanceof Promise ? url.then(image) : image(url);
     },
   },
 ];

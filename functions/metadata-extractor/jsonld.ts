@@ -5,6 +5,7 @@
  */
 import { decodeHTML } from "entities";
 import { resolveUrl } from "../../shared/net/html.ts";
+import { cooperative, type YieldSoon } from "../../shared/contract/cooperative.ts";
 
 /** A JSON-LD node (an object). */
 export type LdNode = Record<string, unknown>;
@@ -53,8 +54,11 @@ const SUPPORTING_TYPES = new Set([
 
 /** Strips wrappers some CMSs put around JSON-LD (HTML comments, CDATA, a trailing `;`). */
 function unwrap(raw: string): string {
-  return raw
-    .trim()
+  const trimmed = raw.trim();
+  // Most blocks are bare JSON: none of the wrappers below can match.
+  const first = trimmed[0], last = trimmed[trimmed.length - 1];
+  if ((first === "{" || first === "[") && (last === "}" || last === "]")) return trimmed;
+  return trimmed
     .replace(/^<!--/, "")
     .replace(/-->$/, "")
     .replace(/^\/\/\s*<!\[CDATA\[/, "")
@@ -64,49 +68,56 @@ function unwrap(raw: string): string {
 }
 
 /**
- * Deepest nesting of arrays and objects read in a block: real ones stay under 20, and every walk
- * of a block (here and in the fields) recurses, so 2,000 nested arrays overflowed the stack.
+ * Deepest nesting of arrays and objects read in a block: real ones stay under 20, and the
+ * fields' walks of a block recurse, so 2,000 nested arrays overflowed the stack. Measured by
+ * the pass that makes URLs absolute, before any of them.
  */
 export const MAX_LD_DEPTH = 64;
 
-/** Whether the JSON text `source` nests arrays and objects deeper than `max` (one pass). */
-export function nestsDeeper(source: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // a backslash escapes the next character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > max) return true;
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return false;
-}
+/**
+ * JSON-LD characters read per page (all blocks together): real pages carry a few KiB to a few
+ * hundred, and `JSON.parse` cannot pause, so a 6 MB graph held the instance for half a second
+ * on its own (and its answer another). Blocks past it are skipped with a warning.
+ */
+export const MAX_LD_CHARS = 1_000_000;
 
-/** Parses the blocks of a page against its base URL; a block that cannot be read is skipped. */
-export function parseJsonLd(texts: string[], base: string): JsonLd {
+/**
+ * Parses the blocks of a page against its base URL; a block that cannot be read is skipped.
+ * Making URLs absolute pauses for other requests when `yieldSoon` says its slice has passed (a
+ * block may be a graph of 150,000 nodes).
+ */
+export async function parseJsonLd(
+  texts: string[],
+  base: string,
+  yieldSoon: YieldSoon = cooperative(),
+): Promise<JsonLd> {
   const ld: JsonLd = { blocks: [], nodes: [], byId: new Map(), warnings: [] };
-  texts.forEach((raw, i) => {
+  let read = 0;
+  for (const [i, raw] of texts.entries()) {
+    if (yieldSoon.due()) await yieldSoon();
+    if (read + raw.length > MAX_LD_CHARS) {
+      ld.warnings.push(
+        `JSON-LD block ${i + 1} is past the ${MAX_LD_CHARS} characters read per page; skipped`,
+      );
+      continue;
+    }
+    read += raw.length;
     const source = unwrap(raw);
     if (source === "") {
       ld.warnings.push(`JSON-LD block ${i + 1} is empty; skipped`);
-      return;
-    }
-    if (nestsDeeper(source, MAX_LD_DEPTH)) {
-      ld.warnings.push(`JSON-LD block ${i + 1} nests deeper than ${MAX_LD_DEPTH} levels; skipped`);
-      return;
+      continue;
     }
     let block: unknown;
     try {
-      block = JSON.parse(source);
+      block = JSON.parse(source); // iterative in V8: any depth parses
     } catch {
       ld.warnings.push(`JSON-LD block ${i + 1} is not valid JSON; skipped`);
-      return;
+      continue;
     }
-    block = absolutise(block, base, null);
+    if (!await absolutise(block, base, yieldSoon)) {
+      ld.warnings.push(`JSON-LD block ${i + 1} nests deeper than ${MAX_LD_DEPTH} levels; skipped`);
+      continue;
+    }
     ld.blocks.push(block);
     for (const node of topNodes(block)) {
       ld.nodes.push(node);
@@ -114,7 +125,7 @@ export function parseJsonLd(texts: string[], base: string): JsonLd {
         ld.byId.set(node["@id"], node);
       }
     }
-  });
+  }
   return ld;
 }
 
@@ -122,29 +133,62 @@ function isNode(value: unknown): value is LdNode {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function topNodes(block: unknown): LdNode[] {
-  if (Array.isArray(block)) return block.flatMap(topNodes);
-  if (!isNode(block)) return [];
-  const graph = block["@graph"];
-  const own = Object.keys(block).some((k) => k !== "@context" && k !== "@graph") ? [block] : [];
-  return Array.isArray(graph) ? [...own, ...graph.flatMap(topNodes)] : own;
-}
-
-/** Resolves string values under URL keys, recursively; other values are kept as they are. */
-function absolutise(value: unknown, base: string, key: string | null): unknown {
-  if (typeof value === "string") {
-    if (key === null || !URL_KEYS.has(key) || /\s/.test(value.trim())) return value;
-    return resolveUrl(value, base) ?? value;
-  }
-  if (Array.isArray(value)) return value.map((v) => absolutise(v, base, key));
-  if (isNode(value)) {
-    const out: LdNode = {};
-    for (const [k, v] of Object.entries(value)) {
-      out[k] = k === "@context" ? v : absolutise(v, base, k);
-    }
+/** The nodes of a block, `@graph` members after their container, added to `out`. */
+function topNodes(block: unknown, out: LdNode[] = []): LdNode[] {
+  if (Array.isArray(block)) {
+    for (const item of block) topNodes(item, out);
     return out;
   }
-  return value;
+  if (!isNode(block)) return out;
+  if (Object.keys(block).some((k) => k !== "@context" && k !== "@graph")) out.push(block);
+  const graph = block["@graph"];
+  if (Array.isArray(graph)) { for (const item of graph) topNodes(item, out); }
+  return out;
+}
+
+/** Values visited between two checks of the cooperative yield. */
+const CHECK_EVERY = 1_024;
+
+/**
+ * Resolves string values under URL keys (an array's items under its key), in place: `block`
+ * is fresh from `JSON.parse`, so no copy of it is made. `@context` is left as written. One
+ * pass over the values with a stack, pausing when `yieldSoon` is due. False (and stopped)
+ * when arrays and objects nest deeper than MAX_LD_DEPTH: the block is not to be read.
+ */
+async function absolutise(
+  block: unknown,
+  base: string,
+  yieldSoon: YieldSoon,
+): Promise<boolean> {
+  const resolve = (value: string) =>
+    /\s/.test(value.trim()) ? value : resolveUrl(value, base) ?? value;
+  // Containers still to visit, each with the key it sits under (null at the top), its depth.
+  const stack: [Record<string, unknown> | unknown[], string | null, number][] = [];
+  if (typeof block === "object" && block !== null) stack.push([block as LdNode, null, 1]);
+  let visited = 0;
+  while (stack.length > 0) {
+    if (++visited % CHECK_EVERY === 0 && yieldSoon.due()) await yieldSoon();
+    const [container, key, depth] = stack.pop()!;
+    if (depth > MAX_LD_DEPTH) return false;
+    if (Array.isArray(container)) {
+      const isUrl = key !== null && URL_KEYS.has(key);
+      for (let i = 0; i < container.length; i++) {
+        const v = container[i];
+        if (typeof v === "string") {
+          if (isUrl) container[i] = resolve(v);
+        } else if (typeof v === "object" && v !== null) stack.push([v as LdNode, key, depth + 1]);
+      }
+      continue;
+    }
+    for (const k of Object.keys(container)) {
+      if (k === "@context") continue;
+      const v = container[k];
+      if (typeof v === "string") {
+        if (URL_KEYS.has(k)) container[k] = resolve(v);
+      } else if (typeof v === "object" && v !== null) stack.push([v as LdNode, k, depth + 1]);
+    }
+  }
+  return true;
 }
 
 /** A node, or the node a bare `{"@id": ...}` reference points to. */

@@ -42,8 +42,10 @@ export function icons(links: LinkTag[], base: string): Icon[] {
 
 /** The largest side declared in `sizes` ("32x32 16x16" → 32); 0 for none or `any`. */
 export function declaredSize(sizes: string | null): number {
+  if (!sizes) return 0;
   let best = 0;
-  for (const m of (sizes ?? "").matchAll(/(\d+)\s*[xX]\s*(\d+)/g)) {
+  const size = /(\d+)\s*[xX]\s*(\d+)/g;
+  for (let m = size.exec(sizes); m; m = size.exec(sizes)) {
     best = Math.max(best, Number(m[1]), Number(m[2]));
   }
   return best;
@@ -53,25 +55,28 @@ function isSvg(icon: Icon): boolean {
   return icon.type === "image/svg+xml" || /\.svg(?:$|[?#])/i.test(icon.url);
 }
 
-function largest(list: Icon[]): Icon | undefined {
-  let best: Icon | undefined;
-  for (const icon of list) {
-    if (!best || declaredSize(icon.sizes) > declaredSize(best.sizes)) best = icon;
-  }
-  return best;
-}
-
 /**
  * The favicon a preview shows next to the title. Raster first, since every client renders
  * it: among `rel=icon` links the largest declared raster size, else an SVG icon, else the
  * first `rel=icon`, else the largest apple-touch-icon, else `/favicon.ico` at the origin
- * (where browsers look when nothing is declared).
+ * (where browsers look when nothing is declared). One pass over the icons.
  */
 export function bestFavicon(list: Icon[], finalUrl: string): string {
-  const plain = list.filter((i) => i.rel.split(" ").includes("icon"));
-  const sized = plain.filter((i) => !isSvg(i) && declaredSize(i.sizes) > 0);
-  const apple = list.filter((i) => i.rel.startsWith("apple-touch-icon"));
-  const pick = largest(sized) ?? plain.find(isSvg) ?? plain[0] ?? largest(apple);
+  let raster: Icon | undefined, rasterSize = 0; // the first of the largest sized rasters
+  let svg: Icon | undefined, firstPlain: Icon | undefined;
+  let apple: Icon | undefined, appleSize = 0; // the first of the largest apple-touch-icons
+  for (const icon of list) {
+    const size = declaredSize(icon.sizes);
+    if (icon.rel.split(" ").includes("icon")) {
+      firstPlain ??= icon;
+      if (isSvg(icon)) svg ??= icon;
+      else if (size > rasterSize) [raster, rasterSize] = [icon, size];
+    }
+    if (icon.rel.startsWith("apple-touch-icon") && (!apple || size > appleSize)) {
+      [apple, appleSize] = [icon, size];
+    }
+  }
+  const pick = raster ?? svg ?? firstPlain ?? apple;
   return pick?.url ?? new URL("/favicon.ico", finalUrl).href;
 }
 

@@ -1,7 +1,7 @@
 /**
  * One walk over the parsed document that collects every signal the metadata fields read:
  * `<meta>` by name/property, `<link>` tags, `itemprop` values, JSON-LD script texts, the
- * `<html lang>`, `<base href>`, the first `<title>` and `<h1>` and the first `rel=author` link.
+ * `<html lang>`, `<base href>`, the first `<title>` and `<h1>`.
  * The field table (fields.ts) then only looks values up; nothing walks the tree twice.
  */
 import {
@@ -12,6 +12,7 @@ import {
   text,
 } from "../../shared/net/html.ts";
 import { isTag } from "domhandler";
+import { cooperative, type YieldSoon } from "../../shared/contract/cooperative.ts";
 
 /** One `<link>` tag with an href. */
 export interface LinkTag {
@@ -42,8 +43,6 @@ export interface PageSignals {
   title: string | null;
   /** Text of the first non-empty `<h1>`. */
   h1: string | null;
-  /** Text of the first `<a rel="author">`. */
-  relAuthor: string | null;
   /** `<meta content>` by lowercased `property` and `name`, every value in document order. */
   meta: Map<string, string[]>;
   /** Open Graph family and Twitter tags as `[key, content]` in document order (grouping needs it). */
@@ -56,13 +55,19 @@ export interface PageSignals {
   links: LinkTag[];
   /** Raw texts of `<script type="application/ld+json">`. */
   jsonLdTexts: string[];
+  /** How many of each were left out past MAX_TAGS. */
+  skipped: { links: number; ordered: number; meta: number; jsonLd: number };
 }
 
 /** Meta key prefixes kept in document order: Open Graph (with its object types) and Twitter. */
 export const OPEN_GRAPH_PREFIXES = ["og:", "article:", "book:", "profile:", "music:", "video:"];
 
-function isOrderedKey(key: string): boolean {
-  return key.startsWith("twitter:") || OPEN_GRAPH_PREFIXES.some((p) => key.startsWith(p));
+/** Any prefix kept in order (one test, not one per prefix). */
+const ORDERED_KEY = new RegExp(`^(?:${[...OPEN_GRAPH_PREFIXES, "twitter:"].join("|")})`);
+
+/** Whether `key` is of the Open Graph family or Twitter's. */
+export function isOrderedKey(key: string): boolean {
+  return ORDERED_KEY.test(key);
 }
 
 /** Attribute value, trimmed; null when absent or blank. */
@@ -102,15 +107,32 @@ function itempropValue(el: Element): string | null {
   return text(el) || null;
 }
 
-/** Walks the document once and returns its signals. */
-export function collectSignals(doc: Document, finalUrl: string): PageSignals {
+/**
+ * Most `<link>` tags, Open Graph and Twitter tags, values of one meta key and JSON-LD blocks
+ * read from a page: real pages stay far below (a site in 100 languages has 100 alternates),
+ * and 150,000 icons made every later step, and the answer, 150,000 long. The rest is skipped
+ * with a line in `warnings`.
+ */
+export const MAX_TAGS = 1_000;
+
+/** Elements walked between two checks of the cooperative yield. */
+const CHECK_EVERY = 256;
+
+/**
+ * Walks the document once and returns its signals. The walk pauses for other requests when
+ * `yieldSoon` says its slice has passed (a page may hold 300,000 elements).
+ */
+export async function collectSignals(
+  doc: Document,
+  finalUrl: string,
+  yieldSoon: YieldSoon = cooperative(),
+): Promise<PageSignals> {
   const s: PageSignals = {
     finalUrl,
     base: finalUrl,
     htmlLang: null,
     title: null,
     h1: null,
-    relAuthor: null,
     meta: new Map(),
     ordered: [],
     httpEquiv: new Map(),
@@ -118,69 +140,84 @@ export function collectSignals(doc: Document, finalUrl: string): PageSignals {
     themeColors: [],
     links: [],
     jsonLdTexts: [],
+    skipped: { links: 0, ordered: 0, meta: 0, jsonLd: 0 },
   };
   let baseSeen = false;
   let htmlSeen = false;
-
-  const visit = (nodes: AnyNode[], inSvg: boolean): void => {
-    for (const node of nodes) {
-      if (!isTag(node)) continue;
-      const el = node;
-      const name = el.name;
-      const itemprop = el.attribs.itemprop;
-      if (itemprop !== undefined && name !== "meta" && name !== "link") {
-        const value = itempropValue(el);
-        if (value) { for (const p of itemprop.trim().split(/\s+/)) push(s.itemprop, p, value); }
-      }
-      switch (name) {
-        case "meta":
-          readMeta(el, s);
-          continue;
-        case "link":
-          readLink(el, s);
-          continue;
-        case "script": {
-          const type = el.attribs.type?.split(";")[0].trim().toLowerCase();
-          if (type === "application/ld+json") s.jsonLdTexts.push(rawText(el));
-          continue; // other scripts hold no metadata
-        }
-        case "style":
-        case "template": // inert content
-          continue;
-        case "html":
-          if (!htmlSeen) {
-            htmlSeen = true;
-            s.htmlLang = attrOf(el, "lang") ?? attrOf(el, "xml:lang");
-          }
-          break;
-        case "base":
-          if (!baseSeen && attrOf(el, "href")) {
-            baseSeen = true; // only the first <base href> counts, as in browsers
-            s.base = resolveUrl(attrOf(el, "href"), finalUrl) ?? finalUrl;
-          }
-          continue;
-        case "title":
-          if (!inSvg && s.title === null) s.title = text(el) || null;
-          continue;
-        case "h1":
-          if (s.h1 === null) s.h1 = text(el) || null;
-          break;
-        case "a":
-          if (
-            s.relAuthor === null && el.attribs.rel && /(^|\s)author(\s|$)/i.test(el.attribs.rel)
-          ) {
-            s.relAuthor = text(el) || null;
-          }
-          break;
-        case "svg":
-          visit(el.children, true);
-          continue;
-      }
-      if (el.children.length > 0) visit(el.children, inSvg);
+  // Depth-first in document order, without recursion so that it can pause anywhere.
+  const stack: AnyNode[] = [];
+  const svgStack: boolean[] = []; // whether each node of `stack` is inside an <svg>
+  const pushChildren = (nodes: AnyNode[], inSvg: boolean) => {
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      if (!isTag(nodes[i])) continue; // text and comments hold no signal here
+      stack.push(nodes[i]);
+      svgStack.push(inSvg);
     }
   };
-  visit(doc.children, false);
+  pushChildren(doc.children, false);
+  let walked = 0;
+  while (stack.length > 0) {
+    if (++walked % CHECK_EVERY === 0 && yieldSoon.due()) await yieldSoon();
+    const el = stack.pop() as Element;
+    const inSvg = svgStack.pop()!;
+    const name = el.name;
+    const itemprop = el.attribs.itemprop;
+    if (itemprop !== undefined && name !== "meta" && name !== "link") {
+      const value = itempropValue(el);
+      if (value) { for (const p of itemprop.trim().split(/\s+/)) push(s.itemprop, p, value); }
+    }
+    switch (name) {
+      case "meta":
+        readMeta(el, s);
+        continue;
+      case "link":
+        readLink(el, s);
+        continue;
+      case "script": {
+        const type = el.attribs.type?.split(";")[0].trim().toLowerCase();
+        if (type !== "application/ld+json") continue; // other scripts hold no metadata
+        if (s.jsonLdTexts.length < MAX_TAGS) s.jsonLdTexts.push(rawText(el));
+        else s.skipped.jsonLd++;
+        continue;
+      }
+      case "style":
+      case "template": // inert content
+        continue;
+      case "html":
+        if (!htmlSeen) {
+          htmlSeen = true;
+          s.htmlLang = attrOf(el, "lang") ?? attrOf(el, "xml:lang");
+        }
+        break;
+      case "base":
+        if (!baseSeen && attrOf(el, "href")) {
+          baseSeen = true; // only the first <base href> counts, as in browsers
+          s.base = resolveUrl(attrOf(el, "href"), finalUrl) ?? finalUrl;
+        }
+        continue;
+      case "title":
+        if (!inSvg && s.title === null) s.title = text(el) || null;
+        continue;
+      case "h1":
+        if (s.h1 === null) s.h1 = text(el) || null;
+        break;
+    }
+    if (el.children.length > 0) pushChildren(el.children, inSvg || name === "svg");
+  }
   return s;
+}
+
+/** The warnings of what `collectSignals` skipped past MAX_TAGS. */
+export function skippedWarnings(s: PageSignals): string[] {
+  const lines: [number, string][] = [
+    [s.skipped.links, "<link> tags"],
+    [s.skipped.ordered, "Open Graph and Twitter tags"],
+    [s.skipped.meta, "values of repeated <meta> names"],
+    [s.skipped.jsonLd, "JSON-LD blocks"],
+  ];
+  return lines.filter(([n]) => n > 0).map(([n, what]) =>
+    `${n} ${what} past the first ${MAX_TAGS} skipped`
+  );
 }
 
 function readMeta(el: Element, s: PageSignals): void {
@@ -201,8 +238,13 @@ function readMeta(el: Element, s: PageSignals): void {
 }
 
 function add(s: PageSignals, key: string, value: string): void {
-  push(s.meta, key, value);
-  if (isOrderedKey(key)) s.ordered.push([key, value]);
+  const list = s.meta.get(key);
+  if (!list) s.meta.set(key, [value]);
+  else if (list.length < MAX_TAGS) list.push(value);
+  else s.skipped.meta++;
+  if (!isOrderedKey(key)) return;
+  if (s.ordered.length < MAX_TAGS) s.ordered.push([key, value]);
+  else s.skipped.ordered++;
 }
 
 function readLink(el: Element, s: PageSignals): void {
@@ -212,8 +254,12 @@ function readLink(el: Element, s: PageSignals): void {
   if (itemprop) { for (const p of itemprop.split(/\s+/)) push(s.itemprop, p, href); }
   const rel = attrOf(el, "rel");
   if (!rel) return;
+  if (s.links.length >= MAX_TAGS) {
+    s.skipped.links++;
+    return;
+  }
   s.links.push({
-    rel: rel.toLowerCase().split(/\s+/),
+    rel: /\s/.test(rel) ? rel.toLowerCase().split(/\s+/) : [rel.toLowerCase()],
     href,
     type: attrOf(el, "type")?.toLowerCase() ?? null,
     sizes: attrOf(el, "sizes"),

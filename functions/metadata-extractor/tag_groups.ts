@@ -5,7 +5,6 @@
  */
 import { resolveUrl } from "../../shared/net/html.ts";
 import type { TagGroup } from "./schema.ts";
-import { OPEN_GRAPH_PREFIXES } from "./signals.ts";
 
 /** Properties whose value is always a URL. */
 export const URL_PROPERTIES = new Set([
@@ -54,15 +53,14 @@ export function tagValue(key: string, value: string, base: string): string {
   return value;
 }
 
-/** The tags of one family (by key prefix), a repeated key listing its values in order. */
-export function tagGroup(
-  ordered: [string, string][],
-  prefixes: readonly string[],
-  base: string,
-): TagGroup {
+/**
+ * The tags of one family, Twitter's or Open Graph's (`ordered` holds only those two), a
+ * repeated key listing its values in order.
+ */
+function tagGroup(ordered: [string, string][], twitter: boolean, base: string): TagGroup {
   const group: TagGroup = {};
   for (const [key, raw] of ordered) {
-    if (!prefixes.some((p) => key.startsWith(p))) continue;
+    if (key.startsWith("twitter:") !== twitter) continue;
     const value = tagValue(key, raw, base);
     const seen = group[key];
     if (seen === undefined) group[key] = value;
@@ -74,12 +72,12 @@ export function tagGroup(
 
 /** Every og:* and Open Graph object-type tag. */
 export function openGraphGroup(ordered: [string, string][], base: string): TagGroup {
-  return tagGroup(ordered, OPEN_GRAPH_PREFIXES, base);
+  return tagGroup(ordered, false, base);
 }
 
 /** Every twitter:* tag. */
 export function twitterGroup(ordered: [string, string][], base: string): TagGroup {
-  return tagGroup(ordered, ["twitter:"], base);
+  return tagGroup(ordered, true, base);
 }
 
 /** One `og:image` with the structured properties that follow it. */

@@ -1,6 +1,10 @@
 /** Author names (functions/metadata-extractor/authors.ts). */
 import assert from "node:assert/strict";
 import { cleanAuthor, nameFromProfileUrl } from "../../functions/metadata-extractor/authors.ts";
+import { loadChrono } from "../../functions/metadata-extractor/dates.ts";
+
+// cleanAuthor finds a byline's date stamp with chrono, loaded on first need by the extractor.
+await loadChrono();
 
 Deno.test("cleanAuthor: 'By', labels and trailing date stamps go", () => {
   assert.equal(cleanAuthor("By George Jahn"), "George Jahn");

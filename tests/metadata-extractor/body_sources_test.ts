@@ -1,12 +1,15 @@
 /** Body markup fallbacks (functions/metadata-extractor/body_sources.ts), alone and through the extractor. */
 import assert from "node:assert/strict";
+import { parse as parseSelector } from "css-what";
 import {
   AUTHOR_RULES,
+  DATE_RULES,
   fromRules,
   PUBLISHER_RULES,
+  selectorKey,
 } from "../../functions/metadata-extractor/body_sources.ts";
 import { extractMetadata } from "../../functions/metadata-extractor/extract.ts";
-import { parseHtml } from "../../shared/net/html.ts";
+import { parseHtml, select } from "../../shared/net/html.ts";
 
 const AT = "https://site.test/2013/07/story.html";
 
@@ -21,8 +24,8 @@ Deno.test("a top heading's text is never the author or the publisher", async () 
       `<p>Text of the story, long enough to be a paragraph of the article body.</p>`,
   );
   const doc = parseHtml(html);
-  assert.equal(fromRules(doc, AUTHOR_RULES), null);
-  assert.equal(fromRules(doc, PUBLISHER_RULES), null);
+  assert.equal(await fromRules(doc, AUTHOR_RULES), null);
+  assert.equal(await fromRules(doc, PUBLISHER_RULES), null);
   const m = await extractMetadata(html, AT);
   assert.equal(m.author, null);
   assert.equal(m.siteName, null);
@@ -40,7 +43,7 @@ Deno.test("a heading's text gives way to the real byline and the title's site su
   assert.equal(m.siteName, "The Courier");
 });
 
-Deno.test("navigation text is never the author or the publisher", () => {
+Deno.test("navigation text is never the author or the publisher", async () => {
   const html = body(
     `<nav><ul><li class="nav-authors"><a href="/authors/">For Authors</a></li>` +
       `<li><a class="brand" href="/">Home Page</a></li></ul></nav>` +
@@ -49,8 +52,8 @@ Deno.test("navigation text is never the author or the publisher", () => {
       `</article>`,
   );
   const doc = parseHtml(html);
-  assert.equal(fromRules(doc, AUTHOR_RULES), "Richard Johnston");
-  assert.equal(fromRules(doc, PUBLISHER_RULES), null);
+  assert.equal(await fromRules(doc, AUTHOR_RULES), "Richard Johnston");
+  assert.equal(await fromRules(doc, PUBLISHER_RULES), null);
 });
 
 Deno.test("bylines in lower headings (h3-h6) are still read", async () => {
@@ -81,4 +84,37 @@ Deno.test("a loose byline match needs two words once cleaned: a commenter's hand
       `<span class="time">June 6, 2013, 10:59 AM</span></div>`,
   );
   assert.equal((await extractMetadata(credit, AT)).author, null);
+});
+
+Deno.test("selectorKey: what every match of a selector has (its last compound's tag, else an attribute)", () => {
+  const key = (s: string) => selectorKey(parseSelector(s));
+  assert.equal(key('[class*="date" i]'), "@class");
+  assert.equal(key('[itemprop*="author" i] [itemprop="name"]'), "@itemprop");
+  assert.equal(key('[class*="author" i] a'), "<a");
+  assert.equal(key('a[href*="/author/" i]'), "<a");
+  assert.equal(key("#logo"), "@id");
+  assert.equal(key(".logo"), "@class");
+  assert.equal(key("TIME[datetime]"), "<time");
+  assert.equal(key('[rel!="author"]'), null, "an element without rel matches");
+  assert.equal(key("a, b"), null);
+  assert.equal(key("*"), null);
+  assert.equal(key(":not(p)"), null);
+  // The rules' candidates: the same answers as testing every element.
+  const doc = parseHtml(
+    body(
+      `<p class="byline">By <a rel="author" class="author-name" href="/author/ann-lee/">Ann Lee</a>` +
+        `</p><span id="date-line" class="date">June 7, 2013</span><time datetime="2013-06-07">x</time>` +
+        `<div class="logo"><a href="/"><img alt="The Courier" src="/l.png"></a></div>`,
+    ),
+  );
+  let matched = 0;
+  for (const rule of [...AUTHOR_RULES, ...DATE_RULES, ...PUBLISHER_RULES]) {
+    const k = key(rule.selector);
+    assert.ok(k !== null, rule.selector);
+    for (const el of select(doc, rule.selector)) {
+      matched++;
+      assert.ok(k[0] === "<" ? el.name === k.slice(1) : k.slice(1) in el.attribs, rule.selector);
+    }
+  }
+  assert.ok(matched >= 10, `only ${matched} matches: the check would be empty`);
 });

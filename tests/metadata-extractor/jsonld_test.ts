@@ -1,15 +1,20 @@
 /** JSON-LD blocks (jsonld.ts): a block nested too deep is skipped, the rest of the page read. */
 import assert from "node:assert/strict";
 import { createApp } from "../../functions/metadata-extractor/app.ts";
-import { MAX_LD_DEPTH, nestsDeeper } from "../../functions/metadata-extractor/jsonld.ts";
+import { MAX_LD_DEPTH, parseJsonLd } from "../../functions/metadata-extractor/jsonld.ts";
 import { startFixtureServer } from "../support/fixture_server.ts";
 import { openPolicy } from "../support/policy.ts";
 
-Deno.test("nestsDeeper counts arrays and objects, not brackets inside strings", () => {
-  assert.equal(nestsDeeper('{"a":[1,{"b":2}]}', 3), false);
-  assert.equal(nestsDeeper('{"a":[1,{"b":2}]}', 2), true);
-  assert.equal(nestsDeeper('{"a":"[[[[[[\\"[[[["}', 1), false);
-  assert.equal(nestsDeeper("[".repeat(65) + "]".repeat(65), MAX_LD_DEPTH), true);
+Deno.test("the depth read counts arrays and objects, not brackets inside strings", async () => {
+  const nested = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
+  const base = "https://example.com/";
+  const deep = `JSON-LD block 1 nests deeper than ${MAX_LD_DEPTH} levels; skipped`;
+  assert.deepEqual((await parseJsonLd([nested(MAX_LD_DEPTH)], base)).warnings, []);
+  assert.deepEqual((await parseJsonLd([nested(MAX_LD_DEPTH + 1)], base)).warnings, [deep]);
+  const inString = `{"a":"${"[".repeat(100)}\\"${"{".repeat(100)}"}`;
+  assert.deepEqual((await parseJsonLd([inString], base)).warnings, []);
+  const mixed = '{"a":[1,'.repeat(MAX_LD_DEPTH / 2) + "{}" + "]}".repeat(MAX_LD_DEPTH / 2);
+  assert.deepEqual((await parseJsonLd([mixed], base)).warnings, [deep]);
 });
 
 Deno.test("/metadata: 2,000 nested arrays or 5,000 nested authors skip that block, not the page", async () => {

@@ -205,3 +205,105 @@ Deno.test("walk visits every node in document order without recursion, and can s
   });
   assert.deepEqual(order, ["a", "b", "c", "e"]);
 });
+
+Deno.test("resolveUrl gives what URL parsing gives, for hrefs its shortcuts take and those they leave", () => {
+  const parsed = (href: string, base: string) => {
+    try {
+      return new URL(href.trim(), base).href;
+    } catch {
+      return null;
+    }
+  };
+  const bases = [
+    "https://fixtures.example.com/pages/blog.html",
+    "http://u:p@example.com:8080/a/b?q#f",
+    "https://example.com:443/",
+    "http://[::1]:3000/x/",
+    "file:///tmp/x.html",
+    "not a url",
+  ];
+  const pieces = [
+    "https://",
+    "http://",
+    "HTTP://",
+    "//",
+    "/",
+    "\\",
+    ".",
+    "..",
+    "%2e",
+    "%2E",
+    "?",
+    "#",
+    "a",
+    "Z",
+    "0",
+    "9",
+    "-",
+    "_",
+    "~",
+    "'",
+    '"',
+    " ",
+    "\t",
+    "\n",
+    "@",
+    ":",
+    ":80",
+    ":443",
+    "xn--",
+    "xn--a",
+    "example.com",
+    "EXAMPLE.com",
+    "1.2.3.4",
+    "0x7f",
+    "%",
+    "%zz",
+    "é",
+    "&",
+    "=",
+    ";",
+    "|",
+    "`",
+    "{",
+    "<",
+    "[",
+  ];
+  let x = 7;
+  const next = () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) % pieces.length;
+  };
+  for (let i = 0; i < 20_000; i++) {
+    let href = "";
+    for (let n = 1 + (i % 9); n > 0; n--) href += pieces[next()];
+    for (const base of bases) {
+      assert.equal(resolveUrl(href, base), parsed(href, base), `${JSON.stringify(href)} @ ${base}`);
+    }
+  }
+  // The common shapes, which the shortcuts answer, and their near misses.
+  for (
+    const href of [
+      "https://xn--a.com/x",
+      "https://a.xn--ab/x",
+      "https://1.2.3.4/x",
+      "https://a.0x7f/x",
+      "https://example.com:443/x",
+      "https://example.com./x",
+      "https://a..b/x",
+      "https://example.com/a b",
+      "https://example.com/?q='",
+      "/?q='",
+      "/\\evil.test/x",
+      "https://lighthouse.example/images/edge-cache-cover.jpg",
+      "/icons/favicon-32.png",
+      "/oembed?url=https%3A%2F%2Fx.example%2F&format=json",
+      "/a/./b",
+      "/a/%2e%2E/b",
+    ]
+  ) {
+    for (const base of bases) assert.equal(resolveUrl(href, base), parsed(href, base), href);
+  }
+});
