@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { Parser } from "parse5";
 import { skippingParser } from "../../functions/ai-summary/skipping_parser.ts";
 import { type MakeParser, parse5Tokens, parse5Tree } from "../support/parse5_tokens.ts";
+import { randomMarkup } from "../support/random_markup.ts";
 
 const stock: MakeParser = (options) => new Parser(options);
 const skipping: MakeParser = (options) => skippingParser(options);
@@ -82,18 +83,8 @@ const PIECES = [
   "<plaintext>",
 ];
 
-/** A deterministic random page from PIECES (xorshift, so a failure is reproducible). */
-function randomPage(seed: number, length: number): string {
-  let x = seed || 1;
-  let out = "";
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out += PIECES[(x >>> 0) % PIECES.length];
-  }
-  return out;
-}
+/** A deterministic random page of PIECES (a failing seed reproduces). */
+const randomPage = (seed: number, length: number) => randomMarkup(PIECES, seed, length);
 
 Deno.test("skippingParser: the stock tokens, locations, errors and tree, at every chunking", () => {
   for (let seed = 1; seed <= 500; seed++) {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { Tokenizer } from "htmlparser2";
 import { SkippingTokenizer } from "../../../shared/net/skipping_tokenizer.ts";
 import { parserEvents } from "../../support/parser_events.ts";
+import { randomMarkup } from "../../support/random_markup.ts";
 
 /** Markup pieces that exercise every state the skipping tokenizer touches and its neighbours. */
 const PIECES = [
@@ -47,18 +48,8 @@ const PIECES = [
   "<plaintext>",
 ];
 
-/** A deterministic random page from PIECES (xorshift, so a failure is reproducible). */
-function randomPage(seed: number, length: number): string {
-  let x = seed || 1;
-  let out = "";
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out += PIECES[(x >>> 0) % PIECES.length];
-  }
-  return out;
-}
+/** A deterministic random page of PIECES (a failing seed reproduces). */
+const randomPage = (seed: number, length: number) => randomMarkup(PIECES, seed, length);
 
 Deno.test("the skipping tokenizer emits the stock tokenizer's events, at every chunking", () => {
   for (let seed = 1; seed <= 400; seed++) {
