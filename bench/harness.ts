@@ -3,6 +3,7 @@
  * `bench/<name>.ts` exports `run(): Promise<BenchRow[]>` and measures this project and its
  * baseline side by side in the same run, against servers it starts on 127.0.0.1 itself.
  */
+import { fileURLToPath } from "node:url";
 
 /** One line of the table: a measure, this project's figure, the baseline's, and the target. */
 export interface BenchRow {
@@ -324,4 +325,14 @@ export async function msToFirst200(
     throw new Error(`${label}: GET / answered ${status}`);
   }
   throw new Error(`${label}: no 200 on GET / within ${timeoutMs} ms`);
+}
+
+/** Every page of htmlparser-benchmark (real pages of real sites): its file name and text. */
+export function* htmlparserBenchmarkPages(): Generator<{ name: string; html: string }> {
+  const dir = fileURLToPath(import.meta.resolve("htmlparser-benchmark/files/"));
+  for (const entry of Deno.readDirSync(dir)) {
+    if (entry.isFile) {
+      yield { name: entry.name, html: Deno.readTextFileSync(`${dir}/${entry.name}`) };
+    }
+  }
 }

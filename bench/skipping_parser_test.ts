@@ -7,7 +7,6 @@
  * namespaces and attributes.
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { Parser } from "parse5";
 import { skippingParser } from "../functions/ai-summary/skipping_parser.ts";
 import { parse5Tokens } from "../tests/support/parse5_tokens.ts";
@@ -15,17 +14,16 @@ import { adapter } from "parse5-htmlparser2-tree-adapter";
 import type { Document } from "domhandler";
 import { parseTree } from "../functions/ai-summary/tree.ts";
 import { domLines } from "../tests/support/dom_lines.ts";
+import { htmlparserBenchmarkPages } from "./harness.ts";
 
 Deno.test("the skipping parser gives stock parse5's tokens and tree on every htmlparser-benchmark page", () => {
-  const dir = fileURLToPath(import.meta.resolve("htmlparser-benchmark/files/"));
   let pages = 0;
-  for (const entry of Deno.readDirSync(dir)) {
-    const html = Deno.readTextFileSync(`${dir}/${entry.name}`);
+  for (const { name, html } of htmlparserBenchmarkPages()) {
     for (const chunk of [Infinity, 16 * 1024]) {
       const skipping = parse5Tokens(html, (o) => skippingParser(o), chunk);
       const stock = parse5Tokens(html, (o) => new Parser(o), chunk);
-      assert.equal(skipping.length, stock.length, `${entry.name} in chunks of ${chunk}`);
-      skipping.forEach((e, i) => assert.equal(e, stock[i], `${entry.name}, token ${i}`));
+      assert.equal(skipping.length, stock.length, `${name} in chunks of ${chunk}`);
+      skipping.forEach((e, i) => assert.equal(e, stock[i], `${name}, token ${i}`));
     }
     pages++;
   }
@@ -33,17 +31,15 @@ Deno.test("the skipping parser gives stock parse5's tokens and tree on every htm
 });
 
 Deno.test("the reader's tree equals stock parse5's with its adapter on every htmlparser-benchmark page", async () => {
-  const dir = fileURLToPath(import.meta.resolve("htmlparser-benchmark/files/"));
   let pages = 0;
-  for (const entry of Deno.readDirSync(dir)) {
-    const html = Deno.readTextFileSync(`${dir}/${entry.name}`);
+  for (const { name, html } of htmlparserBenchmarkPages()) {
     const stock = new Parser({ treeAdapter: adapter });
     stock.tokenizer.write(html, true);
     const expected = domLines(stock.document as unknown as Document);
     const limits = { maxDepth: 100_000, maxNodes: 10_000_000, maxMs: 600_000 };
     const actual = domLines(await parseTree(html, limits));
-    assert.equal(actual.length, expected.length, entry.name);
-    actual.forEach((line, i) => assert.equal(line, expected[i], `${entry.name}, node ${i}`));
+    assert.equal(actual.length, expected.length, name);
+    actual.forEach((line, i) => assert.equal(line, expected[i], `${name}, node ${i}`));
     pages++;
   }
   assert.ok(pages > 200, `only ${pages} pages`);

@@ -4,21 +4,19 @@
  * same events, in the same order, at the same offsets.
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { Tokenizer } from "htmlparser2";
 import { SkippingTokenizer } from "../shared/net/skipping_tokenizer.ts";
 import { parserEvents } from "../tests/support/parser_events.ts";
+import { htmlparserBenchmarkPages } from "./harness.ts";
 
 Deno.test("the skipping tokenizer emits the stock events on every htmlparser-benchmark page", () => {
-  const dir = fileURLToPath(import.meta.resolve("htmlparser-benchmark/files/"));
   let pages = 0;
-  for (const entry of Deno.readDirSync(dir)) {
-    const html = Deno.readTextFileSync(`${dir}/${entry.name}`);
+  for (const { name, html } of htmlparserBenchmarkPages()) {
     for (const chunk of [Infinity, 16 * 1024]) {
       const skipping = parserEvents(html, SkippingTokenizer, chunk);
       const stock = parserEvents(html, Tokenizer, chunk);
-      assert.equal(skipping.length, stock.length, `${entry.name} in chunks of ${chunk}`);
-      skipping.forEach((e, i) => assert.equal(e, stock[i], `${entry.name}, event ${i}`));
+      assert.equal(skipping.length, stock.length, `${name} in chunks of ${chunk}`);
+      skipping.forEach((e, i) => assert.equal(e, stock[i], `${name}, event ${i}`));
     }
     pages++;
   }
