@@ -301,6 +301,20 @@ function score(literals: string[]): number {
  */
 function groupLiterals(branch: string): string[] | null {
   let best: string[] | null = null;
+  for (const { group } of mandatoryGroups(branch)) {
+    const literals = requiredLiterals(group);
+    if (literals && (!best || score(literals) > score(best))) best = literals;
+  }
+  return best;
+}
+
+/**
+ * The top-level groups of `branch` that a match must pass through (not optional, no
+ * look-around), in order: each group's source with its parentheses, and where it ends. The walk
+ * stops at a group that does not close.
+ */
+function mandatoryGroups(branch: string): { group: string; end: number }[] {
+  const out: { group: string; end: number }[] = [];
   for (let i = 0; i < branch.length; i++) {
     const ch = branch[i];
     if (ch === "\\") {
@@ -313,17 +327,14 @@ function groupLiterals(branch: string): string[] | null {
     }
     if (ch !== "(") continue;
     const close = closingParen(branch, i);
-    if (close < 0) return best;
-    const inner = branch.slice(i, close + 1);
+    if (close < 0) break;
+    const group = branch.slice(i, close + 1);
     const after = branch[close + 1];
     const optional = after === "?" || after === "*" || /^\{0?,/.test(branch.slice(close + 1));
-    if (!optional && !/^\(\?[=!<]/.test(inner)) {
-      const literals = requiredLiterals(inner);
-      if (literals && (!best || score(literals) > score(best))) best = literals;
-    }
+    if (!optional && !/^\(\?[=!<]/.test(group)) out.push({ group, end: close + 1 });
     i = close;
   }
-  return best;
+  return out;
 }
 
 /** Index of the `)` that closes the `(` at `open`, or -1. */
@@ -484,38 +495,20 @@ export function requiredTexts(source: string): (string | string[])[][] | null {
  */
 function requiredGroups(branch: string): string[][] {
   const out: string[][] = [];
-  for (let i = 0; i < branch.length; i++) {
-    const ch = branch[i];
-    if (ch === "\\") {
-      i++;
-      continue;
-    }
-    if (ch === "[") {
-      for (i++; i < branch.length && branch[i] !== "]"; i++) if (branch[i] === "\\") i++;
-      continue;
-    }
-    if (ch !== "(") continue;
-    const close = closingParen(branch, i);
-    if (close < 0) break;
-    const inner = branch.slice(i, close + 1);
-    const after = branch[close + 1];
-    const optional = after === "?" || after === "*" || /^\{0?,/.test(branch.slice(close + 1));
-    if (!optional && !/^\(\?[=!<]/.test(inner)) {
-      const literals = requiredLiterals(inner);
-      if (literals && literals.length > 1) out.push(literals);
-      else {
-        // Alternatives of plain text (`(?:/|-)`), each joined to the text right after the
-        // group: `(?:/|-)dc` needs `/dc` or `-dc`.
-        const alternatives = splitTopLevel(inner.slice(inner.startsWith("(?:") ? 3 : 1, -1))
-          .map((a) => leadingText(a, true));
-        const next = leadingText(branch.slice(close + 1), false);
-        if (next !== null && alternatives.every((a) => a !== null)) {
-          const joined = alternatives.map((a) => a + next);
-          if (joined.every((text) => text.length >= 2)) out.push(joined);
-        }
+  for (const { group, end } of mandatoryGroups(branch)) {
+    const literals = requiredLiterals(group);
+    if (literals && literals.length > 1) out.push(literals);
+    else {
+      // Alternatives of plain text (`(?:/|-)`), each joined to the text right after the
+      // group: `(?:/|-)dc` needs `/dc` or `-dc`.
+      const alternatives = splitTopLevel(group.slice(group.startsWith("(?:") ? 3 : 1, -1))
+        .map((a) => leadingText(a, true));
+      const next = leadingText(branch.slice(end), false);
+      if (next !== null && alternatives.every((a) => a !== null)) {
+        const joined = alternatives.map((a) => a + next);
+        if (joined.every((text) => text.length >= 2)) out.push(joined);
       }
     }
-    i = close;
   }
   return out;
 }
