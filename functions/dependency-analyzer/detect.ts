@@ -4,6 +4,7 @@
  */
 import { compile } from "css-select";
 import { parse as parseSelector } from "css-what";
+import { COMBINATORS, selectorKey } from "../../shared/net/selector_key.ts";
 import { Element } from "domhandler";
 import { cooperative } from "../../shared/contract/cooperative.ts";
 import { type Document, parseHtml, selectFirst } from "../../shared/net/html.ts";
@@ -203,12 +204,9 @@ export function selectorMatcher(rules: readonly Rule[] = RULES) {
       if (compound.some((t) => COMBINATORS.has(t.type))) {
         throw new Error(`selector rule ${rule.id}: a combinator needs ancestors`);
       }
-      const attribute = compound.find((t) => t.type === "attribute");
-      const tag = compound.find((t) => t.type === "tag");
-      if (attribute?.type === "attribute") {
-        keyed.add(listIn(byAttribute, attribute.name.toLowerCase()));
-      } else if (tag?.type === "tag") keyed.add(listIn(byTag, tag.name));
-      else keyed.add(always);
+      const key = selectorKey([compound]);
+      if (key === null) keyed.add(always);
+      else keyed.add(listIn(key[0] === "<" ? byTag : byAttribute, key.slice(1)));
     }
     for (const list of keyed) list.push(test);
   }
@@ -258,16 +256,6 @@ function listIn(map: Map<string, SelectorTest[]>, key: string): SelectorTest[] {
   if (!list) map.set(key, list = []);
   return list;
 }
-
-/** css-what token types that relate an element to another. */
-const COMBINATORS = new Set([
-  "adjacent",
-  "child",
-  "descendant",
-  "parent",
-  "sibling",
-  "column-combinator",
-]);
 
 /** A library as the project's own rules report it (before the rule set names it). */
 export interface RuleLibrary {

@@ -6,9 +6,10 @@
  */
 import { isTag } from "domhandler";
 import { compile, selectAll } from "css-select";
-import { parse as parseSelector, type Selector } from "css-what";
+import { parse as parseSelector } from "css-what";
 import { cooperative, type YieldSoon } from "../../shared/contract/cooperative.ts";
 import { type AnyNode, attr, type Document, type Element, text } from "../../shared/net/html.ts";
+import { selectorKey } from "../../shared/net/selector_key.ts";
 import { cleanAuthor } from "./authors.ts";
 
 /** A selector compiled once per process, with what its matches must have (`key`). */
@@ -19,35 +20,6 @@ interface Query {
 
 /** Compiled selectors by text: compiling is most of a query's cost (~0.1 ms each). */
 const compiled = new Map<string, Query>();
-
-/** css-what token types that relate an element to another. */
-const COMBINATORS = new Set([
-  "adjacent",
-  "child",
-  "descendant",
-  "parent",
-  "sibling",
-  "column-combinator",
-]);
-
-/**
- * What every element matching a selector (parsed by css-what) has: its last compound's tag name
- * (`<a`), else one of that compound's attributes (`@class`; `#x` is `@id`, `.x` is `@class`;
- * not `[x!=y]`, which an element without `x` matches); null when neither (a list, `*`, a
- * pseudo-class alone).
- */
-export function selectorKey(parsed: Selector[][]): string | null {
-  if (parsed.length !== 1) return null;
-  const tokens = parsed[0];
-  let start = tokens.length;
-  while (start > 0 && !COMBINATORS.has(tokens[start - 1].type)) start--;
-  const last = tokens.slice(start);
-  const tag = last.find((t) => t.type === "tag");
-  if (tag && tag.type === "tag") return `<${tag.name.toLowerCase()}`;
-  const attribute = last.find((t) => t.type === "attribute" && t.action !== "not");
-  if (attribute && attribute.type === "attribute") return `@${attribute.name.toLowerCase()}`;
-  return null;
-}
 
 /**
  * A document's elements in document order, and those having a tag name or an attribute (by
