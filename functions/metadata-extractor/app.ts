@@ -63,12 +63,13 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   } as const;
   addRoute(app, route, async (c, { url }) => {
     return await admitted(c, pages, "FETCH_ERROR", async () => {
-      // Loaded while the page is fetched: a fresh instance's first answer waits for both.
-      const extractor = loadExtractor();
-      extractor.catch(() => {}); // awaited below; a failed fetch must not leave it unhandled
-      const page = await safeFetch(url, bindings.fetchPolicy);
+      // The extractor loads while the page is fetched (as /analyze's analyzer does): a fresh
+      // instance's first answer waits for both.
+      const [page, { describeResponse }] = await Promise.all([
+        safeFetch(url, bindings.fetchPolicy),
+        loadExtractor(),
+      ]);
       const fetchedAt = new Date().toISOString();
-      const { describeResponse } = await extractor;
       const result: MetadataResult = {
         url: page.url,
         finalUrl: page.finalUrl,
