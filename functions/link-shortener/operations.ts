@@ -37,6 +37,26 @@ const EXAMPLE_STATS = {
   topReferrers: [{ host: "news.example.com", clicks: 2 }],
 };
 
+/**
+ * The answers of a link's redirect (`GET /{code}`, and the password form's submission): the
+ * 302, the password form (`form` describes it), and the errors.
+ */
+function redirectResponses(form: string): OperationDoc["responses"] {
+  return {
+    302: {
+      description: "Redirect to the stored URL",
+      headers: { Location: { description: "The stored URL", schema: { type: "string" } } },
+    },
+    200: { description: form, content: { "text/html": { schema: { type: "string" } } } },
+    ...errorResponses(
+      [401, "INVALID_INPUT"],
+      [429, "INVALID_INPUT"],
+      "NOT_FOUND",
+      "DATABASE_ERROR",
+    ),
+  };
+}
+
 /** The document's entry of each operation, by operationId. */
 export const OPERATIONS: Record<string, OperationDoc> = {
   shortenLink: {
@@ -120,44 +140,14 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       "browser (`Accept: text/html`) a password form, and takes the password of an API client " +
       "in `X-Link-Password` (401 without it or when wrong, 429 after repeated failures). A " +
       "click-limited link answers 404 `Link expired` once its `maxClicks` redirects are used.",
-    responses: {
-      302: {
-        description: "Redirect to the stored URL",
-        headers: { Location: { description: "The stored URL", schema: { type: "string" } } },
-      },
-      200: {
-        description: "The password form of a password-protected link (browsers)",
-        content: { "text/html": { schema: { type: "string" } } },
-      },
-      ...errorResponses(
-        [401, "INVALID_INPUT"],
-        [429, "INVALID_INPUT"],
-        "NOT_FOUND",
-        "DATABASE_ERROR",
-      ),
-    },
+    responses: redirectResponses("The password form of a password-protected link (browsers)"),
   },
   resolveProtectedLink: {
     summary: "Open a password-protected link (the HTML form's submission)",
     description: "Form body `password=…` (`application/x-www-form-urlencoded`, at most 2 KiB). " +
       "The right password answers the 302; a wrong one the form again with a message (401), " +
       "and after repeated failures 429 with `Retry-After`.",
-    responses: {
-      302: {
-        description: "Redirect to the stored URL",
-        headers: { Location: { description: "The stored URL", schema: { type: "string" } } },
-      },
-      200: {
-        description: "The password form",
-        content: { "text/html": { schema: { type: "string" } } },
-      },
-      ...errorResponses(
-        [401, "INVALID_INPUT"],
-        [429, "INVALID_INPUT"],
-        "NOT_FOUND",
-        "DATABASE_ERROR",
-      ),
-    },
+    responses: redirectResponses("The password form"),
   },
   getLinkInfo: {
     summary: "Describe a short link, with its click statistics",
