@@ -115,8 +115,11 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   addRoute(app, summaryRoute, async (c, { url }) => {
     // The page and its tree are what take memory; the model call after them runs unqueued.
     const { title, text } = await admitted(c, pages, "FETCH_OR_AI_ERROR", async () => {
-      const page = await fetchPage(url, bindings.fetchPolicy, "FETCH_OR_AI_ERROR");
-      const { pageText, readerLimits } = await loadReader();
+      // The reader loads while the page is fetched, as /analyze loads its analyzer.
+      const [page, { pageText, readerLimits }] = await Promise.all([
+        fetchPage(url, bindings.fetchPolicy, "FETCH_OR_AI_ERROR"),
+        loadReader(),
+      ]);
       return await pageText(page, readerLimits(bindings.readBudgetMs));
     });
     const body = truncateText(text.trim());
@@ -134,8 +137,10 @@ export function createApp(bindings: Bindings, options: ExperimentOptions = {}): 
   addRoute(app, readRoute, async (c, { url, format = "markdown" }) => {
     // The same page slots as /summary: a page and its tree take memory whichever route reads it.
     const article = await admitted(c, pages, "FETCH_ERROR", async () => {
-      const page = await fetchPage(url, bindings.fetchPolicy, "FETCH_ERROR");
-      const { readArticle, readerLimits } = await loadRead();
+      const [page, { readArticle, readerLimits }] = await Promise.all([
+        fetchPage(url, bindings.fetchPolicy, "FETCH_ERROR"),
+        loadRead(),
+      ]);
       return await readArticle(url, page, format, readerLimits(bindings.readBudgetMs));
     });
     return c.json(article, 200);
