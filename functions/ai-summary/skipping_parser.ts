@@ -10,9 +10,13 @@
  * tokens (but in script and style text, see RAW_TEXT_RUN), at the same places, with the same
  * preprocessor state (its line count included). A
  * run never holds what the preprocessor treats apart (CR, surrogates, control characters,
- * noncharacters) nor what a state stops at (`<`, `&`, the quote, `-`, NUL). On an instance's first page (code not yet
- * compiled by the JIT) the per-character steps took most of the parse (bench/cold_path.ts).
- * tests/ai-summary/skipping_parser_test.ts checks tokens and trees equal stock parse5's.
+ * noncharacters) nor what a state stops at (`<`, `&`, the quote, `-`, NUL). Without source
+ * locations (the reader's parse), a plain tag (ASCII name, attributes with no reference, no
+ * parse error: most tags of real pages) is read whole at its first letter and emitted as the
+ * stock states would after it: about half the state steps of a page are in tags. On an
+ * instance's first page (code not yet compiled by the JIT) the per-character steps took most
+ * of the parse (bench/cold_path.ts). tests/ai-summary/skipping_parser_test.ts checks tokens
+ * and trees equal stock parse5's (bench/skipping_parser_test.ts: on real pages).
  */
 import { Parser, type ParserOptions, Tokenizer, type TreeAdapterTypeMap } from "parse5";
 
@@ -21,8 +25,12 @@ interface Internals {
   state: number;
   runEnd: number;
   preprocessor: { html: string; pos: number; isEol: boolean; line: number; lineStartPos: number };
-  currentToken: { tagName: string };
+  currentToken: { tagName: string; attrs: { name: string; value: string }[]; selfClosing: boolean };
   currentAttr: { name: string };
+  options: { sourceCodeLocationInfo?: boolean };
+  _createStartTagToken(): void;
+  _createEndTagToken(): void;
+  emitCurrentTagToken(): void;
 }
 type StateMethod = (this: Internals, cp: number) => void;
 
@@ -45,10 +53,18 @@ const RAW_RUN = runOf("\\x21-\\x3b\\x3d-\\x7e");
 const RAW_TEXT_RUN = runOf("\\t\\n\\f\\x20-\\x3b\\x3d-\\x7e");
 /** White space in text (LF included: its line is counted as the preprocessor counts it; not CR). */
 const SPACE_RUN = /[ \t\n\f]*/y;
-/** A double-quoted attribute value: not its quote or `&` (white space is part of it). */
-const DOUBLE_QUOTED_RUN = runOf("\\t\\n\\f\\x20\\x21\\x23-\\x25\\x27-\\x7e");
-/** A single-quoted attribute value: not its quote or `&`. */
-const SINGLE_QUOTED_RUN = runOf("\\t\\n\\f\\x20-\\x25\\x28-\\x7e");
+/** What a double-quoted attribute value's run holds: not its quote or `&` (white space is). */
+const DOUBLE_QUOTED = "\\t\\n\\f\\x20\\x21\\x23-\\x25\\x27-\\x7e";
+/** What a single-quoted attribute value's run holds: not its quote or `&`. */
+const SINGLE_QUOTED = "\\t\\n\\f\\x20-\\x25\\x28-\\x7e";
+/** An unquoted attribute value: not white space, `&`, `>` nor what is a parse error there. */
+const UNQUOTED = "\\x21\\x23-\\x25\\x28-\\x3b\\x3f-\\x5f\\x61-\\x7e";
+/** What the preprocessor passes through as it is at and above U+00A0 (see runOf). */
+const HIGH = "\\xa0-\\ud7ff\\ue000-\\ufdcf";
+/** A double-quoted attribute value. */
+const DOUBLE_QUOTED_RUN = runOf(DOUBLE_QUOTED);
+/** A single-quoted attribute value. */
+const SINGLE_QUOTED_RUN = runOf(SINGLE_QUOTED);
 /** A comment: not `-` or `<` (either may begin its end or a nested opening). */
 const COMMENT_RUN = runOf("\\t\\n\\f\\x20-\\x2c\\x2e-\\x3b\\x3d-\\x7e");
 
@@ -130,6 +146,112 @@ function nameAfter(name: string, re: RegExp, append: (t: Internals, run: string)
   };
 }
 
+/** A tag name the fast path takes: ASCII letters, digits and `-`. */
+const PLAIN_TAG_NAME = /[a-zA-Z][a-zA-Z0-9-]*/y;
+/** White space in a tag. */
+const TAG_SPACE = /[ \t\n\f]*/y;
+/**
+ * An attribute the fast path takes: an ASCII name, then maybe `=` and a value, quoted or not,
+ * with no reference (`&`), NUL, CR, control, surrogate or noncharacter in it.
+ */
+const PLAIN_ATTRIBUTE = new RegExp(
+  `([a-zA-Z_:@][a-zA-Z0-9_:.@-]*)(?:[ \\t\\n\\f]*=[ \\t\\n\\f]*(?:"([${DOUBLE_QUOTED}${HIGH}]*)"` +
+    `|'([${SINGLE_QUOTED}${HIGH}]*)'|([${UNQUOTED}${HIGH}]+)))?`,
+  "y",
+);
+const GREATER_THAN = 0x3e;
+const SOLIDUS = 0x2f;
+const DATA_STATE = 0;
+
+/**
+ * A whole start tag from its first letter at `pos`, when it is plain (PLAIN_TAG_NAME and
+ * PLAIN_ATTRIBUTEs apart by white space, no duplicate, ending in `>` or `/>` in the input
+ * written so far): its lowered name, its attributes, whether it closes itself and where its
+ * `>` is. Null for anything else, which the stock states then read one character at a time.
+ */
+/** A tag read at once: its lowered name, attributes, `/>` and the index of its `>`. */
+interface PlainTag {
+  name: string;
+  attrs: { name: string; value: string }[];
+  selfClosing: boolean;
+  end: number;
+}
+
+function plainStartTag(html: string, pos: number): PlainTag | null {
+  PLAIN_TAG_NAME.lastIndex = pos;
+  if (!PLAIN_TAG_NAME.test(html)) return null;
+  const name = html.slice(pos, PLAIN_TAG_NAME.lastIndex).toLowerCase();
+  const attrs: { name: string; value: string }[] = [];
+  let i = PLAIN_TAG_NAME.lastIndex;
+  for (;;) {
+    TAG_SPACE.lastIndex = i;
+    TAG_SPACE.test(html);
+    const next = TAG_SPACE.lastIndex;
+    const c = html.charCodeAt(next);
+    if (c === GREATER_THAN) return { name, attrs, selfClosing: false, end: next };
+    if (c === SOLIDUS) {
+      if (html.charCodeAt(next + 1) !== GREATER_THAN) return null;
+      return { name, attrs, selfClosing: true, end: next + 1 };
+    }
+    // An attribute follows white space (else its first character would end the name or value).
+    if (next === i) return null;
+    PLAIN_ATTRIBUTE.lastIndex = next;
+    const m = PLAIN_ATTRIBUTE.exec(html);
+    if (!m) return null;
+    const attr = m[1].toLowerCase();
+    for (const a of attrs) if (a.name === attr) return null; // a duplicate: a parse error
+    attrs.push({ name: attr, value: m[2] ?? m[3] ?? m[4] ?? "" });
+    i = PLAIN_ATTRIBUTE.lastIndex;
+  }
+}
+
+/** The end of a plain end tag (`</name>`, white space before `>`) from its first letter. */
+function plainEndTag(html: string, pos: number): PlainTag | null {
+  PLAIN_TAG_NAME.lastIndex = pos;
+  if (!PLAIN_TAG_NAME.test(html)) return null;
+  const name = html.slice(pos, PLAIN_TAG_NAME.lastIndex).toLowerCase();
+  TAG_SPACE.lastIndex = PLAIN_TAG_NAME.lastIndex;
+  TAG_SPACE.test(html);
+  const end = TAG_SPACE.lastIndex;
+  return html.charCodeAt(end) === GREATER_THAN
+    ? { name, attrs: [], selfClosing: false, end }
+    : null;
+}
+
+/**
+ * Wraps the stock tag open state `name` (start or end tag): when the tag from the current
+ * character on is plain, it is read at once and emitted as the stock states would after
+ * reading it character by character (same token, preprocessor line and position, state);
+ * else the stock state runs. Only without source locations (the reader's parse), which the
+ * stock states record per attribute.
+ */
+function wholeTag(name: string, end: boolean): void {
+  const state = (Tokenizer.prototype as unknown as Record<string, StateMethod>)[name];
+  (SkippingTokenizer.prototype as unknown as Record<string, StateMethod>)[name] = function (cp) {
+    const p = this.preprocessor;
+    const tag = this.options.sourceCodeLocationInfo || !isAsciiLetter(cp)
+      ? null
+      : end
+      ? plainEndTag(p.html, p.pos)
+      : plainStartTag(p.html, p.pos);
+    if (tag === null) return state.call(this, cp);
+    if (end) this._createEndTagToken();
+    else this._createStartTagToken();
+    const token = this.currentToken;
+    token.tagName = tag.name;
+    if (!end) {
+      token.attrs = tag.attrs;
+      token.selfClosing = tag.selfClosing;
+    }
+    countLines(p, p.pos + 1, tag.end + 1);
+    p.pos = tag.end;
+    this.state = DATA_STATE;
+    this.emitCurrentTagToken();
+  };
+}
+
+const isAsciiLetter = (cp: number) => (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a);
+
 const isSpace = (cp: number) => cp === SPACE || cp === TAB || cp === FORM_FEED || cp === LINE_FEED;
 
 /** parse5's tokenizer, taking runs of ordinary characters at once (see the module doc). */
@@ -143,6 +265,8 @@ skipAfter("_statePlaintext", (cp) => isSpace(cp) ? SPACE_RUN : RAW_RUN);
 skipAfter("_stateAttributeValueDoubleQuoted", () => DOUBLE_QUOTED_RUN);
 skipAfter("_stateAttributeValueSingleQuoted", () => SINGLE_QUOTED_RUN);
 skipAfter("_stateComment", () => COMMENT_RUN);
+wholeTag("_stateTagOpen", false);
+wholeTag("_stateEndTagOpen", true);
 nameAfter("_stateTagName", TAG_NAME_RUN, (t, run) => t.currentToken.tagName += run);
 nameAfter("_stateAttributeName", ATTRIBUTE_NAME_RUN, (t, run) => t.currentAttr.name += run);
 

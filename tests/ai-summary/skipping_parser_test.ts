@@ -28,6 +28,20 @@ const PIECES = [
   "</p>",
   '<a href="x&amp;y z">',
   "<DIV Class=x data-Long-name-here='1' a\"b=2 c<d=3 e'f>",
+  '<a id=x ID="y" class = "a b" data-v=\'1\' hidden>',
+  "<input type=checkbox checked/>",
+  "<img src=/a/b.png alt='x\ny'/>",
+  "<a href=x/>",
+  "<p id=a/ b>",
+  "<b:c d>",
+  "<x-y z=1 >",
+  "</div >",
+  "</DIV>",
+  "</p x>",
+  '<span\tclass="s"\f>',
+  "<a x='\u00e9\u65e5'>",
+  "<a x='\ud83d\ude00'>",
+  '<a x="a\rb">',
   "<svg viewBox='0 0 1 1'><path xlink:href=#a /></svg>",
   "<my-element some-attr>",
   "<a href='q&lt; r'>",
@@ -97,6 +111,44 @@ Deno.test("skippingParser: the stock tokens, locations, errors and tree, at ever
       );
     }
   }
+});
+
+Deno.test("skippingParser: the stock tokens without locations (whole plain tags), at every chunking", () => {
+  for (let seed = 1; seed <= 500; seed++) {
+    const html = randomPage(seed, 60);
+    for (const chunk of [Infinity, 1, 3, 16]) {
+      assert.deepEqual(
+        parse5Tokens(html, skipping, chunk, false),
+        parse5Tokens(html, stock, chunk, false),
+        `seed ${seed}, chunks of ${chunk}: ${JSON.stringify(html)}`,
+      );
+    }
+  }
+});
+
+Deno.test("skippingParser: plain tags are read whole, the rest by the stock states", () => {
+  const plain = '<div class="a b" id=x hidden><img src=/p.png alt="" /></div><x-y data-z=1>';
+  const other = "<a href='x&amp;y'>z</a><p a=1 A=2>q</p>"; // a reference; a duplicate
+  // Counted through the state the stock tokenizer enters for each attribute's name.
+  const count = (make: MakeParser, html: string, locations = false) => {
+    const parser = make({ sourceCodeLocationInfo: locations });
+    const t = parser.tokenizer as unknown as { _stateAttributeName(cp: number): void };
+    const stock = t._stateAttributeName;
+    let steps = 0;
+    t._stateAttributeName = function (this: unknown, cp: number) {
+      steps++;
+      stock.call(this, cp);
+    };
+    parser.tokenizer.write(html, true);
+    return steps;
+  };
+  assert.equal(count(skipping, plain), 0);
+  assert.ok(count(stock, plain) > 10);
+  assert.ok(count(skipping, other) > 0);
+  assert.equal(count(skipping, plain + other), count(skipping, other));
+  // With locations (recorded per attribute), every tag goes through them.
+  assert.ok(count(skipping, plain, true) > 0);
+  assert.equal(parse5Tree(plain + other, skipping), parse5Tree(plain + other, stock));
 });
 
 Deno.test("skippingParser: the stock tree without locations or error handler (the reader's options)", () => {

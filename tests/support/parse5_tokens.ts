@@ -29,16 +29,22 @@ const TEXT_MODE = 7;
 const RCDATA = new Set(["title", "textarea"]);
 
 /**
- * The tokens (with locations) and parse errors of one parse of `html`, written `chunk`
- * characters at a time, then the serialised tree as the last line. In the text of a script,
+ * The tokens (with locations, unless `locations` is false: the reader's options) and parse
+ * errors of one parse of `html`, written `chunk` characters at a time, then the serialised
+ * tree as the last line. In the text of a script,
  * style or other raw-text element, the character and white space tokens in a row are one
  * line, their text joined, from the first one's start to the last one's end: the parser
  * appends both kinds alike there, and the skipping parser makes one token of them.
  */
-export function parse5Tokens(html: string, make: MakeParser, chunk = Infinity): string[] {
+export function parse5Tokens(
+  html: string,
+  make: MakeParser,
+  chunk = Infinity,
+  locations = true,
+): string[] {
   const out: string[] = [];
   const parser = make({
-    sourceCodeLocationInfo: true,
+    sourceCodeLocationInfo: locations,
     onParseError: (e) => out.push(`error ${JSON.stringify(e)}`),
   });
   const handler = parser as unknown as Record<string, (token: unknown) => void>;
@@ -60,7 +66,7 @@ export function parse5Tokens(html: string, make: MakeParser, chunk = Infinity): 
         text && state.insertionMode === TEXT_MODE &&
         !RCDATA.has(state.openElements.current?.tagName ?? "")
       ) {
-        const loc = t.location!;
+        const loc = t.location ?? { startOffset: -1, endOffset: -1 };
         if (raw) {
           raw.chars += t.chars;
           raw.end = loc.endOffset;
