@@ -180,7 +180,7 @@ interface PlainTag {
 function plainStartTag(html: string, pos: number): PlainTag | null {
   PLAIN_TAG_NAME.lastIndex = pos;
   if (!PLAIN_TAG_NAME.test(html)) return null;
-  const name = html.slice(pos, PLAIN_TAG_NAME.lastIndex).toLowerCase();
+  const name = own(html.slice(pos, PLAIN_TAG_NAME.lastIndex).toLowerCase());
   const attrs: { name: string; value: string }[] = [];
   let i = PLAIN_TAG_NAME.lastIndex;
   for (;;) {
@@ -198,18 +198,27 @@ function plainStartTag(html: string, pos: number): PlainTag | null {
     PLAIN_ATTRIBUTE.lastIndex = next;
     const m = PLAIN_ATTRIBUTE.exec(html);
     if (!m) return null;
-    const attr = m[1].toLowerCase();
+    const attr = own(m[1].toLowerCase());
     for (const a of attrs) if (a.name === attr) return null; // a duplicate: a parse error
-    attrs.push({ name: attr, value: m[2] ?? m[3] ?? m[4] ?? "" });
+    attrs.push({ name: attr, value: own(m[2] ?? m[3] ?? m[4] ?? "") });
     i = PLAIN_ATTRIBUTE.lastIndex;
   }
+}
+
+/**
+ * `text` (a slice of the input) as a string of its own, as the stock tokenizer's `_flushRun`
+ * makes it: V8 lets a slice of 13 characters or more share the input's buffer, which would
+ * then stay alive as long as the tree holds the slice.
+ */
+function own(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
 }
 
 /** The end of a plain end tag (`</name>`, white space before `>`) from its first letter. */
 function plainEndTag(html: string, pos: number): PlainTag | null {
   PLAIN_TAG_NAME.lastIndex = pos;
   if (!PLAIN_TAG_NAME.test(html)) return null;
-  const name = html.slice(pos, PLAIN_TAG_NAME.lastIndex).toLowerCase();
+  const name = own(html.slice(pos, PLAIN_TAG_NAME.lastIndex).toLowerCase());
   TAG_SPACE.lastIndex = PLAIN_TAG_NAME.lastIndex;
   TAG_SPACE.test(html);
   const end = TAG_SPACE.lastIndex;
