@@ -12,8 +12,9 @@
  * run never holds what the preprocessor treats apart (CR, surrogates, control characters,
  * noncharacters) nor what a state stops at (`<`, `&`, the quote, `-`, NUL). Without source
  * locations (the reader's parse), a plain tag (ASCII name, attributes with no reference, no
- * parse error: most tags of real pages) is read whole at its first letter and emitted as the
- * stock states would after it: about half the state steps of a page are in tags. On an
+ * parse error: most tags of real pages) is read whole from its `<` in the data state (or its
+ * first letter) and emitted as the stock states would after it: two thirds of the state steps
+ * of a real page were in tags and at their `<`. On an
  * instance's first page (code not yet compiled by the JIT) the per-character steps took most
  * of the parse (bench/cold_path.ts). tests/ai-summary/skipping_parser_test.ts checks tokens
  * and trees equal stock parse5's (bench/skipping_parser_test.ts: on real pages).
@@ -84,12 +85,13 @@ const LINE_FEED = 0x0a;
  * consumed: `pos` moves to its last character and the pending slice ends after it, which is
  * what the stock loop leaves after taking those characters one by one.
  */
-function skipAfter(name: string, pick: (cp: number) => RegExp): void {
+function skipAfter(name: string, pick: (cp: number) => RegExp, data = false): void {
   const state = (Tokenizer.prototype as unknown as Record<string, StateMethod>)[name];
   (SkippingTokenizer.prototype as unknown as Record<string, StateMethod>)[name] = function (cp) {
+    const p = this.preprocessor;
+    if (data && cp === LESS_THAN && plainTagAt(this, p.pos)) return;
     const before = this.state;
     state.call(this, cp);
-    const p = this.preprocessor;
     if (this.state !== before || p.html.charCodeAt(p.pos) !== cp) return;
     const re = pick(cp);
     re.lastIndex = p.pos;
@@ -98,6 +100,7 @@ function skipAfter(name: string, pick: (cp: number) => RegExp): void {
       countLines(p, p.pos + 1, re.lastIndex);
       p.pos = re.lastIndex - 1;
       this.runEnd = re.lastIndex;
+      if (data && p.html.charCodeAt(re.lastIndex) === LESS_THAN) plainTagAt(this, re.lastIndex);
     }
   };
 }
@@ -160,6 +163,7 @@ const PLAIN_ATTRIBUTE = new RegExp(
   "y",
 );
 const GREATER_THAN = 0x3e;
+const LESS_THAN = 0x3c;
 const SOLIDUS = 0x2f;
 const DATA_STATE = 0;
 
@@ -228,35 +232,34 @@ function plainEndTag(html: string, pos: number): PlainTag | null {
 }
 
 /**
- * Wraps the stock tag open state `name` (start or end tag): when the tag from the current
- * character on is plain, it is read at once and emitted as the stock states would after
- * reading it character by character (same token, preprocessor line and position, state);
- * else the stock state runs. Only without source locations (the reader's parse), which the
- * stock states record per attribute.
+ * In the data state, reads the plain tag whose `<` is at `lt` (the current character, or the
+ * next one) at once, as the stock states would read it from there: the same token emitted,
+ * the preprocessor at its `>` with the same line count, the state the parser leaves. False
+ * (nothing read) when the tag is not plain or source locations are on (the stock states
+ * record them per attribute).
  */
-function wholeTag(name: string, end: boolean): void {
-  const state = (Tokenizer.prototype as unknown as Record<string, StateMethod>)[name];
-  (SkippingTokenizer.prototype as unknown as Record<string, StateMethod>)[name] = function (cp) {
-    const p = this.preprocessor;
-    const tag = this.options.sourceCodeLocationInfo || !isAsciiLetter(cp)
-      ? null
-      : end
-      ? plainEndTag(p.html, p.pos)
-      : plainStartTag(p.html, p.pos);
-    if (tag === null) return state.call(this, cp);
-    if (end) this._createEndTagToken();
-    else this._createStartTagToken();
-    const token = this.currentToken;
-    token.tagName = tag.name;
-    if (!end) {
-      token.attrs = tag.attrs;
-      token.selfClosing = tag.selfClosing;
-    }
-    countLines(p, p.pos + 1, tag.end + 1);
-    p.pos = tag.end;
-    this.state = DATA_STATE;
-    this.emitCurrentTagToken();
-  };
+function plainTagAt(t: Internals, lt: number): boolean {
+  if (t.options.sourceCodeLocationInfo) return false;
+  const html = t.preprocessor.html;
+  const c = html.charCodeAt(lt + 1);
+  const end = c === SOLIDUS;
+  if (!isAsciiLetter(end ? html.charCodeAt(lt + 2) : c)) return false;
+  const tag = end ? plainEndTag(html, lt + 2) : plainStartTag(html, lt + 1);
+  if (tag === null) return false;
+  if (end) t._createEndTagToken();
+  else t._createStartTagToken();
+  const token = t.currentToken;
+  token.tagName = tag.name;
+  if (!end) {
+    token.attrs = tag.attrs;
+    token.selfClosing = tag.selfClosing;
+  }
+  const p = t.preprocessor;
+  countLines(p, p.pos + 1, tag.end + 1);
+  p.pos = tag.end;
+  t.state = DATA_STATE;
+  t.emitCurrentTagToken();
+  return true;
 }
 
 const isAsciiLetter = (cp: number) => (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a);
@@ -266,7 +269,7 @@ const isSpace = (cp: number) => cp === SPACE || cp === TAB || cp === FORM_FEED |
 /** parse5's tokenizer, taking runs of ordinary characters at once (see the module doc). */
 class SkippingTokenizer extends Tokenizer {}
 
-skipAfter("_stateData", (cp) => isSpace(cp) ? SPACE_RUN : TEXT_RUN);
+skipAfter("_stateData", (cp) => isSpace(cp) ? SPACE_RUN : TEXT_RUN, true);
 skipAfter("_stateRcdata", (cp) => isSpace(cp) ? SPACE_RUN : TEXT_RUN);
 skipAfter("_stateRawtext", () => RAW_TEXT_RUN);
 skipAfter("_stateScriptData", () => RAW_TEXT_RUN);
@@ -274,8 +277,6 @@ skipAfter("_statePlaintext", (cp) => isSpace(cp) ? SPACE_RUN : RAW_RUN);
 skipAfter("_stateAttributeValueDoubleQuoted", () => DOUBLE_QUOTED_RUN);
 skipAfter("_stateAttributeValueSingleQuoted", () => SINGLE_QUOTED_RUN);
 skipAfter("_stateComment", () => COMMENT_RUN);
-wholeTag("_stateTagOpen", false);
-wholeTag("_stateEndTagOpen", true);
 nameAfter("_stateTagName", TAG_NAME_RUN, (t, run) => t.currentToken.tagName += run);
 nameAfter("_stateAttributeName", ATTRIBUTE_NAME_RUN, (t, run) => t.currentAttr.name += run);
 

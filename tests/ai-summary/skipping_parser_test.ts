@@ -148,6 +148,24 @@ Deno.test("skippingParser: plain tags are read whole, the rest by the stock stat
   assert.equal(count(skipping, plain + other), count(skipping, other));
   // With locations (recorded per attribute), every tag goes through them.
   assert.ok(count(skipping, plain, true) > 0);
+  // In the data state, a plain tag is read from its `<`: the tag open states never run.
+  const opens = (make: MakeParser, html: string) => {
+    const parser = make({});
+    const t = parser.tokenizer as unknown as Record<string, (cp: number) => void>;
+    let steps = 0;
+    for (const name of ["_stateTagOpen", "_stateEndTagOpen"]) {
+      const stock = t[name];
+      t[name] = function (this: unknown, cp: number) {
+        steps++;
+        stock.call(this, cp);
+      };
+    }
+    parser.tokenizer.write(html, true);
+    return steps;
+  };
+  assert.equal(opens(skipping, `${plain}\n  </x-y> text</div>`), 0);
+  assert.equal(opens(stock, `${plain}\n  </x-y> text</div>`), 9);
+  assert.equal(opens(skipping, other), 2); // the two start tags that are not plain
   assert.equal(parse5Tree(plain + other, skipping), parse5Tree(plain + other, stock));
 });
 
