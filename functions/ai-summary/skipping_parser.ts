@@ -21,14 +21,31 @@
  */
 import { Parser, type ParserOptions, Tokenizer, type TreeAdapterTypeMap } from "parse5";
 
+/** The preprocessor's fields read here (the input left to read, the position, lines). */
+interface Preprocessor {
+  html: string;
+  pos: number;
+  isEol: boolean;
+  line: number;
+  lineStartPos: number;
+  /** Characters of the input dropped from `html` before it (read already). */
+  droppedBufferSize: number;
+}
+
 /** The fields and methods read here (private in parse5's types). */
 interface Internals {
   state: number;
   runEnd: number;
-  preprocessor: { html: string; pos: number; isEol: boolean; line: number; lineStartPos: number };
   currentToken: { tagName: string; attrs: { name: string; value: string }[]; selfClosing: boolean };
   currentAttr: { name: string };
   options: { sourceCodeLocationInfo?: boolean };
+  preprocessor: Preprocessor;
+  active: boolean;
+  paused: boolean;
+  /** The offset in the whole input past which the tokenizer pauses (see `writeInSlices`). */
+  pauseAt: number;
+  write(chunk: string, isLastChunk: boolean): void;
+  resume(): void;
   _createStartTagToken(): void;
   _createEndTagToken(): void;
   emitCurrentTagToken(): void;
@@ -110,7 +127,7 @@ function skipAfter(name: string, pick: (cp: number) => RegExp, data = false): vo
  * there): a line starts at the character after each LF, and an LF at the end leaves the next
  * line to start at the next character read, as its `advance` does one character at a time.
  */
-function countLines(p: Internals["preprocessor"], start: number, end: number): void {
+function countLines(p: Preprocessor, start: number, end: number): void {
   if (p.isEol) {
     p.isEol = false;
     p.line++;
@@ -269,6 +286,17 @@ const isSpace = (cp: number) => cp === SPACE || cp === TAB || cp === FORM_FEED |
 /** parse5's tokenizer, taking runs of ordinary characters at once (see the module doc). */
 class SkippingTokenizer extends Tokenizer {}
 
+// After each step of the state machine, the tokenizer pauses once it has read past `pauseAt`
+// (the loop only checks between steps: the state is whole there, as between two chunks).
+const callState = (Tokenizer.prototype as unknown as Record<string, StateMethod>)._callState;
+(SkippingTokenizer.prototype as unknown as Record<string, StateMethod>)._callState = function (
+  cp,
+) {
+  callState.call(this, cp);
+  const p = this.preprocessor;
+  if (this.active && p.droppedBufferSize + p.pos >= this.pauseAt) this.paused = true;
+};
+
 skipAfter("_stateData", (cp) => isSpace(cp) ? SPACE_RUN : TEXT_RUN, true);
 skipAfter("_stateRcdata", (cp) => isSpace(cp) ? SPACE_RUN : TEXT_RUN);
 skipAfter("_stateRawtext", () => RAW_TEXT_RUN);
@@ -289,5 +317,29 @@ export function skippingParser<T extends TreeAdapterTypeMap>(
 ): Parser<T> {
   const parser = new Parser(options);
   Object.setPrototypeOf(parser.tokenizer, SkippingTokenizer.prototype);
+  (parser.tokenizer as unknown as Internals).pauseAt = Infinity;
   return parser;
+}
+
+/**
+ * Gives a skipping parser all of `html` at once (the last chunk) and runs it about
+ * `sliceChars` characters at a time, awaiting `between()` after each slice (the tokenizer
+ * pauses after the step that reads past the slice's end; a run or a tag is one step). The
+ * same tokens and tree as writing `html` in chunks, without joining each chunk to the rest of
+ * the previous one (parse5 appends a chunk to its unread input: one copy of it per chunk).
+ */
+export async function writeInSlices<T extends TreeAdapterTypeMap>(
+  parser: Parser<T>,
+  html: string,
+  sliceChars: number,
+  between: () => Promise<void>,
+): Promise<void> {
+  const t = parser.tokenizer as unknown as Internals;
+  t.pauseAt = sliceChars;
+  t.write(html, true);
+  while (t.paused) {
+    await between();
+    t.pauseAt = t.preprocessor.droppedBufferSize + t.preprocessor.pos + sliceChars;
+    t.resume();
+  }
 }

@@ -3,14 +3,14 @@
  * `</html>` stays in `<body>`, tables and misnested tags are repaired by the HTML standard's
  * rules) and parse5-htmlparser2-tree-adapter makes it a domhandler tree, so css-select and the
  * shared helpers read it like any other. The parse is bounded: nesting depth, node count and
- * time; it is fed in chunks and yields to the event loop between them, so one hostile page
+ * time; it is read in slices and yields to the event loop between them, so one hostile page
  * does not block other requests for long. Its tokenizer takes runs of plain text at once
  * (skipping_parser.ts: the same tokens and tree as stock parse5's).
  */
 import { adapter } from "parse5-htmlparser2-tree-adapter";
 import { type Document, Element, type ParentNode } from "domhandler";
 import { cooperative, type YieldSoon } from "../../shared/contract/cooperative.ts";
-import { skippingParser } from "./skipping_parser.ts";
+import { skippingParser, writeInSlices } from "./skipping_parser.ts";
 
 /** Limits of one page's parse and read. */
 export interface TreeLimits {
@@ -31,10 +31,11 @@ export function readerLimits(maxMs?: number): TreeLimits {
 }
 
 /**
- * Characters fed to the parser at a time: the yield between two chunks pauses once a slice
- * has passed, and one chunk of the densest markup (a 150,000-`<img>` page) parses in a few ms.
+ * Characters the parser reads between two yields (skipping_parser.ts `writeInSlices`): the
+ * yield pauses once a time slice has passed, and this much of the densest markup (a
+ * 150,000-`<img>` page) parses in a few ms.
  */
-const CHUNK_CHARS = 16 * 1024;
+const SLICE_CHARS = 16 * 1024;
 
 /** A page over one of the limits; the message says which. */
 export class TreeLimitError extends Error {
@@ -108,7 +109,7 @@ const DEPTH = Symbol("depth");
 type WithDepth = ParentNode & { [DEPTH]?: number };
 
 /**
- * Parses `html` as a browser would, into a domhandler Document, fed in chunks with
+ * Parses `html` as a browser would, into a domhandler Document, read in slices with
  * `yieldSoon` between them. Throws TreeLimitError when the page nests deeper than `maxDepth`,
  * has more than `maxNodes` nodes or takes longer than `yieldSoon`'s budget.
  */
@@ -147,12 +148,8 @@ export async function parseTree(
     },
   };
   const parser = skippingParser({ treeAdapter: bounded });
-  for (let i = 0; i < html.length; i += CHUNK_CHARS) {
-    const last = i + CHUNK_CHARS >= html.length;
-    parser.tokenizer.write(html.slice(i, i + CHUNK_CHARS), last);
-    await yieldSoon();
-  }
-  if (html.length === 0) parser.tokenizer.write("", true);
+  await writeInSlices(parser, html, SLICE_CHARS, yieldSoon);
+  await yieldSoon();
   return parser.document as unknown as Document;
 }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { Parser } from "parse5";
-import { skippingParser } from "../../functions/ai-summary/skipping_parser.ts";
+import { Parser, serialize } from "parse5";
+import { skippingParser, writeInSlices } from "../../functions/ai-summary/skipping_parser.ts";
 import { type MakeParser, parse5Tokens, parse5Tree } from "../support/parse5_tokens.ts";
 import { randomMarkup } from "../support/random_markup.ts";
 
@@ -205,4 +205,39 @@ Deno.test("skippingParser: its tokenizer skips (fewer state steps than stock)", 
   };
   const [fast, slow] = [count(skipping), count(stock)];
   assert.ok(fast * 4 < slow, `${fast} steps vs ${slow}`);
+});
+
+Deno.test("writeInSlices: the stock tree, read a slice at a time with a pause between", async () => {
+  for (let seed = 2000; seed <= 2150; seed++) {
+    const html = randomPage(seed, 80);
+    for (const slice of [1, 7, 64]) {
+      const parser = skipping({});
+      let pauses = 0;
+      await writeInSlices(parser, html, slice, () => {
+        pauses++;
+        return Promise.resolve();
+      });
+      assert.equal(serialize(parser.document), parse5Tree(html, stock), `seed ${seed}, ${slice}`);
+      // A step may read more than a slice (a run, a whole tag), never less.
+      assert.ok(pauses <= html.length / slice, `${pauses} pauses`);
+      if (slice === 1) assert.ok(pauses > 0);
+    }
+  }
+});
+
+Deno.test("writeInSlices: a long page pauses about once a slice", async () => {
+  const html = `<body>${'<p class="x">some words &amp; more</p>\n'.repeat(5000)}</body>`;
+  const parser = skipping({});
+  const seen: number[] = [];
+  const t = parser.tokenizer as unknown as {
+    preprocessor: { pos: number; droppedBufferSize: number };
+  };
+  await writeInSlices(parser, html, 1000, () => {
+    seen.push(t.preprocessor.droppedBufferSize + t.preprocessor.pos);
+    return Promise.resolve();
+  });
+  assert.equal(serialize(parser.document), parse5Tree(html, stock));
+  assert.ok(Math.abs(seen.length - html.length / 1000) < 5, `${seen.length} pauses`);
+  // Each pause comes within a tag or a run (at most a few dozen characters) past its slice.
+  seen.forEach((at, i) => assert.ok(at >= (i + 1) * 1000 && at < (i + 1) * 1000 + 100 * (i + 1)));
 });

@@ -25,7 +25,7 @@ Deno.test("parseTree: builds the tree a browser builds (stray </html>, misnestin
   assert.deepEqual(descendants(body).map((e) => e.name).slice(0, 3), ["p", "p", "table"]);
 });
 
-Deno.test("parseTree: large pages are fed in chunks and come out whole", async () => {
+Deno.test("parseTree: large pages are read in slices and come out whole", async () => {
   const html = `<body>${"<p>word</p>".repeat(30_000)}</body>`;
   const doc = await parseTree(html, { maxDepth: 1024, maxNodes: 1_000_000, maxMs: 60_000 });
   assert.equal(descendants(bodyOf(doc)!, new Set(["p"])).length, 30_000);
@@ -45,7 +45,7 @@ Deno.test("parseTree: other requests run while a big page is parsed", async () =
   let ticks = 0;
   const timer = setInterval(() => ticks++, 0);
   try {
-    // 20,000 paragraphs: ~330 KiB, 21 chunks. A slice of 0 ms pauses between every two chunks
+    // 20,000 paragraphs: ~330 KiB, 21 slices. A time slice of 0 ms pauses after every one
     // whatever the machine's speed (with 25 ms a fast machine may parse it all in one slice).
     await parseTree(
       `<body>${"<p>some words</p>".repeat(20_000)}</body>`,
