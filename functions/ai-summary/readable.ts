@@ -260,10 +260,15 @@ export function isHidden(el: Element): boolean {
     return true;
   }
   if (cls) {
-    for (const c of cls.toLowerCase().split(/\s+/)) if (HIDDEN_CLASSES.has(c)) return true;
+    const lower = cls.toLowerCase();
+    // Most class lists hold none of the names: they are not split.
+    if (!MAY_HIDE.test(lower)) return false;
+    for (const c of lower.split(/\s+/)) if (HIDDEN_CLASSES.has(c)) return true;
   }
   return false;
 }
+/** Any of HIDDEN_CLASSES within a class list (each name holds one of these). */
+const MAY_HIDE = /hid|sr-only|screen-reader|d-none|offscreen|invisible/;
 
 /** The next element in document order (into children unless `skipChildren`). */
 function nextElement(node: Element, skipChildren = false): Element | null {

@@ -13,12 +13,19 @@ const SEPARATOR = /\s+(?:\||-|–|—|·|::|»|\/|\\|•)\s+/;
 
 /** Lowercase letters and digits only: how names are compared. */
 function squash(s: string): string {
+  // ASCII is its own NFKD and its letters and digits are [a-z0-9] once lowered: the common case
+  // skips the Unicode tables (their first use costs a fresh instance a few ms).
+  if (!NON_ASCII.test(s)) return s.toLowerCase().replace(/[^a-z0-9]+/g, "");
   return s.toLowerCase().normalize("NFKD").replace(/[^\p{L}\p{N}]+/gu, "");
 }
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** The elements a title is read from (the rest of the page is not listed). */
+const READ_HERE = new Set(["title", "meta", "link", "h1"]);
 
 /** The clean title of a page (see module doc); null when the page names none. */
 export function cleanTitle(doc: Document, url?: string): string | null {
-  const els = descendants(doc);
+  const els = descendants(doc, READ_HERE);
   const meta = (key: string) => {
     for (const el of els) {
       if (el.name !== "meta") continue;

@@ -4,7 +4,12 @@
  * Readability itself on real pages.
  */
 import assert from "node:assert/strict";
-import { extractArticle, isHidden, readPage } from "../../functions/ai-summary/readable.ts";
+import {
+  extractArticle,
+  HIDDEN_CLASSES,
+  isHidden,
+  readPage,
+} from "../../functions/ai-summary/readable.ts";
 import { parseTree, TreeLimitError } from "../../functions/ai-summary/tree.ts";
 import { innerText } from "../../functions/ai-summary/dom.ts";
 
@@ -86,6 +91,17 @@ Deno.test("isHidden: the rules one by one", async () => {
     { a: byId.a, b: byId.b, c: byId.c, d: byId.d, e: byId.e },
     { a: true, b: false, c: true, d: false, e: false },
   );
+});
+
+Deno.test("isHidden: every hiding class, in any case, alone or among others", async () => {
+  const { Element } = await import("domhandler");
+  const el = (cls: string) => new Element("div", { class: cls }, []);
+  for (const name of HIDDEN_CLASSES) {
+    assert.ok(isHidden(el(name)), name);
+    assert.ok(isHidden(el(`a ${name.toUpperCase()}\tb`)), name);
+    assert.ok(!isHidden(el(`x${name} ${name}-y`)), name);
+  }
+  assert.ok(!isHidden(el("story hid-den main")));
 });
 
 Deno.test("readPage: text after a stray </html> stays in the body, as a browser builds it", async () => {

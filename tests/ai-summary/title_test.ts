@@ -53,3 +53,15 @@ Deno.test("stripSiteName: never leaves an empty title", () => {
   assert.equal(stripSiteName("Home | Acme", ["Acme"]), "Home");
   assert.equal(stripSiteName("No separator here", ["here"]), "No separator here");
 });
+
+Deno.test("stripSiteName: names compare by letters and digits, accents and case aside, ASCII or not", () => {
+  assert.equal(stripSiteName("Story - Le Monde.fr", ["LE MONDE_FR"]), "Story");
+  assert.equal(
+    stripSiteName("Story | Süddeutsche Zeitung", ["sueddeutsche"]),
+    "Story | Süddeutsche Zeitung",
+  );
+  assert.equal(stripSiteName("Story | Süddeutsche Zeitung", ["Süddeutsche"]), "Story");
+  assert.equal(stripSiteName("Story | Sud Ouest", ["Süd-Ouest"]), "Story");
+  assert.equal(stripSiteName("Story | Ｎｅｗｓ２４", ["news24"]), "Story");
+  assert.equal(stripSiteName("Story | News 24", ["news-25"]), "Story | News 24");
+});
