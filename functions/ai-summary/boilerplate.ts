@@ -154,6 +154,8 @@ export async function removeBoilerplate(
   article: Element,
   yieldSoon: () => Promise<void> = readerYield(),
 ): Promise<void> {
+  // Loops over arrays here and in the reader are indexed: on an instance's first page they run
+  // unoptimised, where `for...of` makes an iterator result per item (garbage for the collector).
   // One bottom-up pass: each element's text size and whether a block sits inside it.
   const all = descendants(article);
   const size = new Map<Element, number>();
@@ -163,7 +165,8 @@ export async function removeBoilerplate(
     if ((i & 255) === 0) await yieldSoon();
     const el = all[i];
     let n = 0;
-    for (const c of el.children) {
+    for (let j = 0; j < el.children.length; j++) {
+      const c = el.children[j];
       if (isTextNode(c)) {
         n += c.data.replace(/\s+/g, " ").length;
         if (c.data.trim() !== "") withText.add(el);
@@ -175,7 +178,8 @@ export async function removeBoilerplate(
     size.set(el, n);
   }
   let total = 0;
-  for (const c of article.children) {
+  for (let j = 0; j < article.children.length; j++) {
+    const c = article.children[j];
     total += isElement(c) ? size.get(c) ?? 0 : isTextNode(c) ? c.data.length : 0;
     if (isTextNode(c) && c.data.trim() !== "") withText.add(article);
   }
@@ -184,7 +188,8 @@ export async function removeBoilerplate(
   // 1. By name (pre-order: a removed block's insides are not visited).
   const removed = new Set<Element>();
   let seen = 0;
-  for (const el of all) {
+  for (let j = 0; j < all.length; j++) {
+    const el = all[j];
     if ((++seen & 255) === 0) await yieldSoon();
     if (el.parent && removed.has(el.parent as Element)) {
       removed.add(el);
@@ -211,7 +216,8 @@ export async function removeBoilerplate(
   const texts = await mapSoon(leaves, (el) => innerText(el).replace(/\s+/g, " "), yieldSoon);
   const linkOnly = await mapSoon(leaves, (el, i) => isLinkOnly(el, texts[i]), yieldSoon);
   const drop: Element[] = [];
-  for (const [i, el] of leaves.entries()) {
+  for (let i = 0; i < leaves.length; i++) {
+    const el = leaves[i];
     if ((i & 255) === 255) await yieldSoon();
     const nearEnd = i >= leaves.length - 3;
     const inLinkRun = linkOnly[i] && (linkOnly[i - 1] || linkOnly[i + 1]);

@@ -65,10 +65,12 @@ export async function structuralBoxes(
   const parents = [article, ...all];
   // Elements with text before them in their parent, in one pass over every parent.
   const afterText = new Set<Element>();
-  for (const parent of parents) {
+  for (let i = 0; i < parents.length; i++) {
+    const parent = parents[i];
     if ((++steps & 255) === 0) await yieldSoon();
     let seen = false;
-    for (const c of parent.children) {
+    for (let j = 0; j < parent.children.length; j++) {
+      const c = parent.children[j];
       if ((++steps & 255) === 0) await yieldSoon();
       if (isElement(c)) {
         if (seen) afterText.add(c);
@@ -108,10 +110,12 @@ export async function structuralBoxes(
   }
   await add(media);
   const teasers = new Set<Element>();
-  for (const parent of parents) {
+  for (let i = 0; i < parents.length; i++) {
+    const parent = parents[i];
     if ((++steps & 255) === 0) await yieldSoon();
     const groups = new Map<string, Element[]>();
-    for (const c of parent.children) {
+    for (let j = 0; j < parent.children.length; j++) {
+      const c = parent.children[j];
       if ((++steps & 255) === 0) await yieldSoon();
       if (!isElement(c) || c.name === "p" || !c.attribs.class) continue;
       const key = `${c.name} ${c.attribs.class.trim()}`;

@@ -115,7 +115,7 @@ export function hasDescendant(root: AnyNode, names: ReadonlySet<string>): boolea
     const n = stack.pop()!;
     if (!isElement(n)) continue;
     if (names.has(n.name)) return true;
-    for (const c of n.children) stack.push(c);
+    for (let i = 0; i < n.children.length; i++) stack.push(n.children[i]);
   }
   return false;
 }

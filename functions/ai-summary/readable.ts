@@ -245,7 +245,9 @@ async function prepare(body: Element, yieldSoon: YieldSoon): Promise<void> {
       continue;
     }
     if (n.name === "font") n.name = "span";
-    for (const c of n.children) stack.push(c); // no spread: 150,000 children overflow it
+    // No spread (150,000 children overflow it); indexed (see removeBoilerplate's note).
+    const kids = n.children;
+    for (let i = 0; i < kids.length; i++) stack.push(kids[i]);
   }
 }
 
@@ -553,7 +555,8 @@ async function attempt(
   }
 
   const candidates: Element[] = [];
-  for (const [i, el] of toScore.entries()) {
+  for (let i = 0; i < toScore.length; i++) {
+    const el = toScore[i];
     if ((i & 63) === 63) await yieldSoon();
     if (!el.parent || !isElement(el.parent)) continue;
     const text = innerText(el);
@@ -578,7 +581,8 @@ async function attempt(
   await withLengths(candidates.length, (i) => {
     densities[i] = linkDensity(candidates[i]);
   }, yieldSoon);
-  for (const [i, c] of candidates.entries()) {
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i];
     const s = score.get(c)! * (1 - densities[i]);
     score.set(c, s);
     for (let t = 0; t < TOP_CANDIDATES; t++) {
@@ -638,7 +642,8 @@ async function attempt(
   const parent = createdTop ? null : parentEl(topCandidate);
   const siblings = parent ? elementChildren(parent) : [topCandidate];
   const appended: Element[] = [];
-  for (const [i, sibling] of siblings.entries()) {
+  for (let i = 0; i < siblings.length; i++) {
+    const sibling = siblings[i];
     if ((i & 63) === 63) await yieldSoon();
     let append = sibling === topCandidate;
     if (!append) {
@@ -690,7 +695,8 @@ function wrapPhrasingRuns(div: Element): void {
     while (run && run.length > 0 && isWhitespace(run[run.length - 1])) unlink(run.pop()!);
     run = null;
   };
-  for (const child of div.children) {
+  for (let i = 0; i < div.children.length; i++) {
+    const child = div.children[i];
     if (isPhrasing(child)) {
       if (run) run.push(child);
       else if (!isWhitespace(child)) {

@@ -220,7 +220,7 @@ function plainStartTag(html: string, pos: number): PlainTag | null {
     const m = PLAIN_ATTRIBUTE.exec(html);
     if (!m) return null;
     const attr = own(m[1].toLowerCase());
-    for (const a of attrs) if (a.name === attr) return null; // a duplicate: a parse error
+    for (let j = 0; j < attrs.length; j++) if (attrs[j].name === attr) return null; // a duplicate
     attrs.push({ name: attr, value: own(m[2] ?? m[3] ?? m[4] ?? "") });
     i = PLAIN_ATTRIBUTE.lastIndex;
   }

@@ -89,11 +89,13 @@ function foreignAttribute(el: Maps, attr: Attr): void {
  */
 const ELEMENTS: Pick<typeof adapter, "createElement" | "adoptAttributes"> = {
   createElement(tagName, namespaceURI, attrs) {
+    // Indexed loops: on an instance's first page this runs unoptimised, where `for...of`
+    // makes an iterator result per attribute.
     const attribs: Record<string, string> = Object.create(null);
-    for (const attr of attrs) attribs[attr.name] = attr.value;
+    for (let i = 0; i < attrs.length; i++) attribs[attrs[i].name] = attrs[i].value;
     const el = new Element(tagName, attribs, []);
     el.namespace = namespaceURI;
-    for (const attr of attrs) foreignAttribute(el as Maps, attr);
+    for (let i = 0; i < attrs.length; i++) foreignAttribute(el as Maps, attrs[i]);
     return el;
   },
   adoptAttributes(recipient, attrs) {
