@@ -296,13 +296,13 @@ function matchString(el: Element): string {
 
 function classWeight(el: Element, flags: number): number {
   if (!(flags & WEIGHT_CLASSES)) return 0;
-  let w = 0;
-  for (const v of [el.attribs.class, el.attribs.id]) {
-    if (!v) continue;
-    if (NEGATIVE.test(v)) w -= 25;
-    if (POSITIVE.test(v)) w += 25;
-  }
-  return w;
+  return nameWeight(el.attribs.class) + nameWeight(el.attribs.id);
+}
+
+/** Readability's weight of one class or id: -25 when negative, +25 when positive (or both). */
+function nameWeight(v: string | undefined): number {
+  if (!v) return 0;
+  return (NEGATIVE.test(v) ? -25 : 0) + (POSITIVE.test(v) ? 25 : 0);
 }
 
 function initialize(el: Element, flags: number): void {
