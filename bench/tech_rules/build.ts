@@ -18,6 +18,7 @@ import {
   type RawTech,
   TEXT_SIGNALS,
 } from "../../functions/dependency-analyzer/tech_rules.ts";
+import { StringColumn } from "../../functions/dependency-analyzer/string_column.ts";
 import {
   checkPatterns,
   linearByConstruction,
@@ -47,8 +48,8 @@ export async function buildTechRulesData(
   // Once to list the patterns as compiled, once with the check's answer.
   const plain = compileRuleData(raw, cats, source);
   const sources = [
-    ...TEXT_SIGNALS.flatMap((s) => plain.text[s].source),
-    ...KEYED_SIGNALS.flatMap((s) => plain.keyed[s].source),
+    ...TEXT_SIGNALS.flatMap((s) => new StringColumn(plain.text[s].source).all()),
+    ...KEYED_SIGNALS.flatMap((s) => new StringColumn(plain.keyed[s].source).all()),
   ];
   const verdicts = await checkPatterns(sources, kept ?? await readVerdicts(), onProgress);
   const runsLinear = (pattern: string) => {

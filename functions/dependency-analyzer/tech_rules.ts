@@ -9,6 +9,7 @@
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { GramIndex } from "./gram_index.ts";
 import { LiteralIndex } from "./literal_index.ts";
+import { joinColumn, StringColumn } from "./string_column.ts";
 import { compilePattern, LinearRegex, TechPattern } from "./tech_patterns.ts";
 
 /** Signals matched as one text each (html) or as many texts (script URLs). */
@@ -69,12 +70,14 @@ export interface RawTech {
 
 /**
  * Patterns in the data file, as columns: one array per field, so that the file parses into a
- * few long arrays rather than arrays per pattern (a cold import took ~55 ms, so ~35). Fields
- * that are rarely set are objects by index, absent when default.
+ * few long arrays rather than arrays per pattern (a cold import took ~55 ms, so ~35), and
+ * strings as one string each (string_column.ts). Fields that are rarely set are objects by
+ * index, absent when default.
  */
 interface PatternColumns {
   tech: number[];
-  source: string[];
+  /** The patterns' sources (`joinColumn`). */
+  source: string;
   /** Absent: "". */
   version: Record<number, string>;
   /** Absent: 100. */
@@ -114,13 +117,15 @@ interface KeyedColumns extends PatternColumns {
 
 /** Technologies in the data file, as columns (see PatternColumns); absent: an empty list. */
 interface TechColumns {
-  name: string[];
-  /** Indexes into `RuleData.categories` joined by ","; "" when none. */
-  categories: string[];
+  /** The names (`joinColumn`). */
+  name: string;
+  /** Per technology, indexes into `RuleData.categories` joined by "," ("" when none), joined. */
+  categories: string;
   implies: Record<number, [name: string, confidence: number, version: string][]>;
   excludes: Record<number, string[]>;
   requires: Record<number, string[]>;
-  requiresCategory: string[];
+  /** As `categories`. */
+  requiresCategory: string;
   /** Technology indexes by name (code-unit order): a lookup is a binary search, no map. */
   nameOrder: number[];
   /**
@@ -148,7 +153,10 @@ function list<T>(value: T | T[] | undefined): T[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
-const patternColumns = (): PatternColumns => ({
+/** Pattern columns while they are built: the sources still a list. */
+type BuildingColumns = Omit<PatternColumns, "source"> & { source: string[] };
+
+const patternColumns = (): BuildingColumns => ({
   tech: [],
   source: [],
   version: {},
@@ -183,7 +191,7 @@ function lowerBound(order: readonly number[], keyOf: (i: number) => string, key:
  * each pattern's, as `compilePattern` gives them.
  */
 function groupByLiteral(
-  columns: PatternColumns,
+  columns: BuildingColumns,
   literals: (string[] | null)[],
   long: boolean,
 ): TextColumns {
@@ -216,6 +224,7 @@ function groupByLiteral(
   for (const m of members) byLiteralStart.push(byLiteralStart.at(-1)! + m.length);
   return {
     ...columns,
+    source: joinColumn(columns.source),
     index,
     pieces: long ? [] : new GramIndex(index).pieces,
     byLiteral: members.flat(),
@@ -227,7 +236,7 @@ function groupByLiteral(
 }
 
 /** Orders a keyed signal's patterns by key (stable), with where each key's patterns start. */
-function groupByKey(columns: PatternColumns, keyOf: string[]): KeyedColumns {
+function groupByKey(columns: BuildingColumns, keyOf: string[]): KeyedColumns {
   const keys: string[] = [];
   const order: number[] = [];
   const byKey = new Map<string, number[]>();
@@ -248,7 +257,7 @@ function groupByKey(columns: PatternColumns, keyOf: string[]): KeyedColumns {
     );
   return {
     tech: order.map((i) => columns.tech[i]),
-    source: order.map((i) => columns.source[i]),
+    source: joinColumn(order.map((i) => columns.source[i])),
     version: moved(columns.version),
     confidence: moved(columns.confidence),
     linear: columns.linear.map((i) => at.get(i)!).sort((a, b) => a - b),
@@ -280,28 +289,26 @@ export function compileRuleData(
       }
       return index;
     }).join();
-  const techs: TechColumns = {
-    name: [],
-    categories: [],
-    implies: {},
-    excludes: {},
-    requires: {},
-    requiresCategory: [],
-    nameOrder: [],
-    foldedOrder: [],
+  const techs = {
+    name: [] as string[],
+    categories: [] as string[],
+    implies: {} as TechColumns["implies"],
+    excludes: {} as TechColumns["excludes"],
+    requires: {} as TechColumns["requires"],
+    requiresCategory: [] as string[],
   };
   const text = Object.fromEntries(TEXT_SIGNALS.map((s) => [s, patternColumns()])) as Record<
     TextSignal,
-    PatternColumns
+    BuildingColumns
   >;
   const keyed = Object.fromEntries(KEYED_SIGNALS.map((s) => [s, patternColumns()])) as Record<
     KeyedSignal,
-    PatternColumns
+    BuildingColumns
   >;
   const keys = Object.fromEntries(KEYED_SIGNALS.map((s) => [s, [] as string[]]));
   const literals = Object.fromEntries(TEXT_SIGNALS.map((s) => [s, [] as (string[] | null)[]]));
   let skipped = 0;
-  const add = (to: PatternColumns, tech: number, raw: string | number): TechPattern | null => {
+  const add = (to: BuildingColumns, tech: number, raw: string | number): TechPattern | null => {
     const p = compilePattern(raw);
     if (!p) {
       skipped++;
@@ -353,14 +360,19 @@ export function compileRuleData(
     }
   }
   const all = techs.name.map((_, i) => i);
-  techs.nameOrder = all.toSorted((a, b) => compare(techs.name[a], techs.name[b]));
   const folded = techs.name.map(foldName);
-  techs.foldedOrder = all.toSorted((a, b) => compare(folded[a], folded[b]) || a - b)
-    .filter((t, i, order) => i === 0 || folded[order[i - 1]] !== folded[t]);
   return {
     source,
     categories: categoryNames,
-    techs,
+    techs: {
+      ...techs,
+      name: joinColumn(techs.name),
+      categories: joinColumn(techs.categories),
+      requiresCategory: joinColumn(techs.requiresCategory),
+      nameOrder: all.toSorted((a, b) => compare(techs.name[a], techs.name[b])),
+      foldedOrder: all.toSorted((a, b) => compare(folded[a], folded[b]) || a - b)
+        .filter((t, i, order) => i === 0 || folded[order[i - 1]] !== folded[t]),
+    },
     text: Object.fromEntries(
       TEXT_SIGNALS.map((s) => [s, groupByLiteral(text[s], literals[s], LONG_SIGNALS.has(s))]),
     ) as RuleData["text"],
@@ -372,19 +384,21 @@ export function compileRuleData(
 }
 
 /**
- * Builds pattern `i` of `columns` (`linear`: the set of its linear-engine patterns). Its
+ * Builds pattern `i` of `columns` (`sources`: its `source` column; `linear`: the set of its
+ * linear-engine patterns). Its
  * `literals`: a text signal's prefilter literals, null for a keyed signal's pattern (it runs
  * on every value of its name: no prefilter).
  */
 function patternAt(
   columns: PatternColumns,
+  sources: StringColumn,
   i: number,
   linear: ReadonlySet<number>,
   literals: string[] | null,
 ) {
   return new CompiledPattern(
     columns.tech[i],
-    columns.source[i],
+    sources.at(i)!,
     literals,
     columns.version[i] ?? "",
     columns.confidence[i] ?? 100,
@@ -399,6 +413,7 @@ function patternAt(
  */
 export class TextPatterns {
   readonly #columns: TextColumns;
+  readonly #sources: StringColumn;
   readonly #long: boolean;
   readonly #patterns: (CompiledPattern | undefined)[] = [];
   #linear: Set<number> | undefined;
@@ -408,6 +423,7 @@ export class TextPatterns {
   /** Over a signal's columns; `long`: its texts are long (an automaton, not pieces). */
   constructor(columns: TextColumns, long: boolean) {
     this.#columns = columns;
+    this.#sources = new StringColumn(columns.source);
     this.#long = long;
   }
 
@@ -438,6 +454,7 @@ export class TextPatterns {
   pattern(i: number): CompiledPattern {
     return this.#patterns[i] ??= patternAt(
       this.#columns,
+      this.#sources,
       i,
       this.#linear ??= new Set(this.#columns.linear),
       this.#literalsOf(i),
@@ -482,6 +499,7 @@ export class TextPatterns {
 /** A keyed signal's patterns by lowercased name, each list built on first use. */
 export class KeyedPatterns {
   readonly #columns: KeyedColumns;
+  readonly #sources: StringColumn;
   #ids: Map<string, number> | undefined;
   readonly #lists: (CompiledPattern[] | undefined)[] = [];
   #linear: Set<number> | undefined;
@@ -489,6 +507,7 @@ export class KeyedPatterns {
   /** Over a keyed signal's columns. */
   constructor(columns: KeyedColumns) {
     this.#columns = columns;
+    this.#sources = new StringColumn(columns.source);
   }
 
   /** The names that have patterns. */
@@ -504,7 +523,7 @@ export class KeyedPatterns {
     const linear = this.#linear ??= new Set(c.linear);
     return this.#lists[id] ??= Array.from(
       { length: c.keyStart[id + 1] - c.keyStart[id] },
-      (_, k) => patternAt(c, c.keyStart[id] + k, linear, null),
+      (_, k) => patternAt(c, this.#sources, c.keyStart[id] + k, linear, null),
     );
   }
 }
@@ -522,6 +541,10 @@ export class TechRules {
   /** Patterns that could not be compiled (reported by the bench, not an error). */
   readonly skipped: number;
   readonly #techs: TechColumns;
+  /** `#techs`' string columns. */
+  readonly #names: StringColumn;
+  readonly #categoryIds: StringColumn;
+  readonly #requiredCategoryIds: StringColumn;
   readonly #categories: string[];
   readonly #built: (Tech | undefined)[] = [];
   /** `foldName` of the names a folded lookup compared (a search compares about 13). */
@@ -532,6 +555,9 @@ export class TechRules {
   /** Over compiled data (nothing is parsed or built here). */
   constructor(data: RuleData) {
     this.#techs = data.techs;
+    this.#names = new StringColumn(data.techs.name);
+    this.#categoryIds = new StringColumn(data.techs.categories);
+    this.#requiredCategoryIds = new StringColumn(data.techs.requiresCategory);
     this.#categories = data.categories;
     this.skipped = data.skipped;
     this.text = Object.fromEntries(
@@ -544,12 +570,12 @@ export class TechRules {
 
   /** The number of technologies. */
   get size(): number {
-    return this.#techs.name.length;
+    return this.#techs.nameOrder.length;
   }
 
   /** The name of technology `i`. */
   name(i: number): string {
-    return this.#techs.name[i];
+    return this.#names.at(i)!;
   }
 
   /** Technology `i` (built on first use, then the same object). */
@@ -559,28 +585,28 @@ export class TechRules {
     const t = this.#techs;
     const implies = t.implies[i];
     return this.#built[i] = {
-      name: t.name[i],
-      categories: this.#categoryNames(t.categories[i]),
+      name: this.name(i),
+      categories: this.#categoryNames(this.#categoryIds.at(i)!),
       implies: implies
         ? implies.map(([name, confidence, version]) => ({ name, confidence, version }))
         : NONE,
       excludes: t.excludes[i] ?? NONE,
       requires: t.requires[i] ?? NONE,
-      requiresCategory: this.#categoryNames(t.requiresCategory[i]),
+      requiresCategory: this.#categoryNames(this.#requiredCategoryIds.at(i)!),
     };
   }
 
   /** The index of the technology named `name`, or undefined. */
   indexOf(name: string): number | undefined {
     const order = this.#techs.nameOrder;
-    const at = lowerBound(order, (i) => this.#techs.name[i], name);
-    return at < order.length && this.#techs.name[order[at]] === name ? order[at] : undefined;
+    const at = lowerBound(order, (i) => this.name(i), name);
+    return at < order.length && this.name(order[at]) === name ? order[at] : undefined;
   }
 
   /** The first technology whose `foldName` is `folded`, or undefined. */
   indexOfFolded(folded: string): number | undefined {
     const order = this.#techs.foldedOrder;
-    const key = (i: number) => this.#folded[i] ??= foldName(this.#techs.name[i]);
+    const key = (i: number) => this.#folded[i] ??= foldName(this.name(i));
     const at = lowerBound(order, key, folded);
     return at < order.length && key(order[at]) === folded ? order[at] : undefined;
   }
