@@ -19,6 +19,7 @@ import {
   TEXT_SIGNALS,
 } from "../../functions/dependency-analyzer/tech_rules.ts";
 import { StringColumn } from "../../functions/dependency-analyzer/string_column.ts";
+import { loadLinearEngine } from "../../functions/dependency-analyzer/tech_patterns.ts";
 import {
   checkPatterns,
   linearByConstruction,
@@ -57,6 +58,7 @@ export async function buildTechRulesData(
     if (verdicts[pattern] === undefined) throw new Error(`not checked: ${pattern}`);
     return verdicts[pattern] !== "safe";
   };
+  await loadLinearEngine(); // the check compiles the linear ones on it
   const data = compileRuleData(raw, cats, source, runsLinear);
   // ASCII only: the module's source text stays in memory, and one non-ASCII character would
   // make it two bytes per character (1.2 MiB instead of 0.6).

@@ -11,9 +11,49 @@
  *
  * Patterns that could backtrack for long (bench/tech_rules/redos.ts decides at build time)
  * run on re2js, a linear-time engine in plain JavaScript: a few times slower per character
- * than V8's, but never worse than linear in the text.
+ * than V8's, but never worse than linear in the text. re2js (280 KB of the analyzer's code) is
+ * imported when a pattern first needs it (`execLoading`), not with the analyzer: most pages
+ * need none, and its import cost ~6 ms of an instance's first request.
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+import { onFirstUse } from "../../shared/contract/lazy.ts";
+
+/** re2js, once `loadLinearEngine` has loaded it. */
+let engine: typeof RE2JS | undefined;
+
+/** Imports the linear-time engine (once); `LinearRegex` needs it before it compiles. */
+export const loadLinearEngine: () => Promise<void> = onFirstUse(async () => {
+  engine = (await import("re2js")).RE2JS;
+});
+
+/** Thrown by a `LinearRegex` that must compile before `loadLinearEngine` has finished. */
+export class LinearEngineMissing extends Error {
+  constructor() {
+    super("the linear-time engine is not loaded (await loadLinearEngine())");
+  }
+}
+
+function linearEngine(): typeof RE2JS {
+  if (!engine) throw new LinearEngineMissing();
+  return engine;
+}
+
+/**
+ * `regex.exec(text)`, loading the linear-time engine first when the pattern needs it and it is
+ * not loaded yet (then a promise; else the answer itself, so that a loop over many texts
+ * awaits nothing).
+ */
+export function execLoading(
+  regex: PatternRegex,
+  text: string,
+): RegExpExecArray | null | Promise<RegExpExecArray | null> {
+  try {
+    return regex.exec(text);
+  } catch (err) {
+    if (!(err instanceof LinearEngineMissing)) throw err;
+    return loadLinearEngine().then(() => regex.exec(text));
+  }
+}
 
 /** What the engine asks of a compiled pattern: V8's RegExp or the linear-time one. */
 export interface PatternRegex {
@@ -85,9 +125,10 @@ export class LinearRegex implements PatternRegex {
   readonly #unlessNeeds: RegExp[][] | null;
   /**
    * `source` as written, or as rewritten (`REWRITES`); throws when re2js cannot compile it
-   * (back references, look-arounds). `lazy`: compile on first use instead (the engine's
-   * patterns, checked at build time), as compiling costs far more than the needs' check that
-   * rules out most texts.
+   * (back references, look-arounds), or `LinearEngineMissing` before `loadLinearEngine`.
+   * `lazy`: compile on first use instead (the engine's patterns, checked at build time), as
+   * compiling costs far more than the needs' check that rules out most texts; `exec` then
+   * throws `LinearEngineMissing` when it must compile before the engine is loaded.
    */
   constructor(source: string, lazy = false) {
     const rewrite = REWRITES[source];
@@ -103,12 +144,14 @@ export class LinearRegex implements PatternRegex {
   }
 
   #compiled(): RE2JS {
-    return this.#re ??= RE2JS.compile(this.#pattern, RE2JS.CASE_INSENSITIVE);
+    const re2 = linearEngine();
+    return this.#re ??= re2.compile(this.#pattern, re2.CASE_INSENSITIVE);
   }
 
   #compiledUnless(): RE2JS | null {
     if (this.#unlessPattern === null) return null;
-    return this.#unless ??= RE2JS.compile(this.#unlessPattern, RE2JS.CASE_INSENSITIVE);
+    const re2 = linearEngine();
+    return this.#unless ??= re2.compile(this.#unlessPattern, re2.CASE_INSENSITIVE);
   }
 
   exec(text: string): RegExpExecArray | null {

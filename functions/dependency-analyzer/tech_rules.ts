@@ -10,7 +10,7 @@ import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { GramIndex } from "./gram_index.ts";
 import { LiteralIndex } from "./literal_index.ts";
 import { joinColumn, StringColumn } from "./string_column.ts";
-import { compilePattern, LinearRegex, TechPattern } from "./tech_patterns.ts";
+import { compilePattern, LinearEngineMissing, LinearRegex, TechPattern } from "./tech_patterns.ts";
 
 /** Signals matched as one text each (html) or as many texts (script URLs). */
 export const TEXT_SIGNALS = ["html", "scriptSrc", "scripts", "css", "url"] as const;
@@ -269,7 +269,7 @@ function groupByKey(columns: BuildingColumns, keyOf: string[]): KeyedColumns {
 /**
  * Compiles webappanalyzer's definitions into the data file's form (at build time).
  * `runsLinear(pattern)` tells which patterns must run on the linear-time engine (the build's
- * ReDoS check); it throws when one of them cannot.
+ * ReDoS check; `await loadLinearEngine()` first); it throws when one of them cannot.
  */
 export function compileRuleData(
   raw: Record<string, RawTech>,
@@ -323,6 +323,7 @@ export function compileRuleData(
       try {
         new LinearRegex(p.source);
       } catch (e) {
+        if (e instanceof LinearEngineMissing) throw e;
         throw new Error(
           `pattern can backtrack and does not compile on re2js (rewrite it): ${p.source}: ${e}`,
         );
