@@ -128,15 +128,19 @@ export class LinearRegex implements PatternRegex {
    * (back references, look-arounds), or `LinearEngineMissing` before `loadLinearEngine`.
    * `lazy`: compile on first use instead (the engine's patterns, checked at build time), as
    * compiling costs far more than the needs' check that rules out most texts; `exec` then
-   * throws `LinearEngineMissing` when it must compile before the engine is loaded.
+   * throws `LinearEngineMissing` when it must compile before the engine is loaded. `needs`:
+   * `linearNeeds(source)` as the build computed it (the rule data holds them: deriving them
+   * took a few ms of an instance's first page), else derived here.
    */
-  constructor(source: string, lazy = false) {
+  constructor(source: string, lazy = false, needs?: RequiredTexts | null) {
     const rewrite = REWRITES[source];
     this.#pattern = rewrite?.pattern ?? source;
     this.#unlessPattern = rewrite?.unless ?? null;
     this.#v8 = rewrite?.v8 ? new RegExp(boundQuantifiers(rewrite.pattern), "i") : null;
-    this.#needs = needsOf(this.#pattern);
-    this.#unlessNeeds = this.#unlessPattern === null ? null : needsOf(this.#unlessPattern);
+    this.#needs = checksOf(needs === undefined ? requiredTexts(this.#pattern) : needs);
+    this.#unlessNeeds = this.#unlessPattern === null
+      ? null
+      : checksOf(requiredTexts(this.#unlessPattern));
     if (!lazy) {
       if (!this.#v8) this.#compiled();
       this.#compiledUnless();
@@ -178,10 +182,18 @@ export class LinearRegex implements PatternRegex {
   }
 }
 
-/** `source`'s needs (see `requiredTexts`) as case-insensitive checks, or null when none. */
-function needsOf(source: string): RegExp[][] | null {
+/** Per alternative, the texts a match contains (`requiredTexts`); an array: one of them. */
+export type RequiredTexts = (string | string[])[][];
+
+/** What a pattern on the linear-time engine checks first: its (rewritten) source's texts. */
+export function linearNeeds(source: string): RequiredTexts | null {
+  return requiredTexts(REWRITES[source]?.pattern ?? source);
+}
+
+/** Needs as case-insensitive checks, or null when none. */
+function checksOf(needs: RequiredTexts | null): RegExp[][] | null {
   const escape = (t: string) => t.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
-  return requiredTexts(source)?.map((texts) =>
+  return needs?.map((texts) =>
     texts.map((t) => new RegExp(typeof t === "string" ? escape(t) : t.map(escape).join("|"), "i"))
   ) ?? null;
 }
@@ -209,6 +221,8 @@ export class TechPattern {
     readonly confidence: number,
     /** Runs on the linear-time engine (the build found that it could backtrack). */
     readonly linear = false,
+    /** A linear pattern's `linearNeeds`, as the build computed them (undefined: derived). */
+    readonly needs?: RequiredTexts | null,
   ) {}
 
   /**
@@ -225,7 +239,7 @@ export class TechPattern {
    */
   get regex(): PatternRegex {
     return this.#regex ??= this.linear
-      ? new LinearRegex(this.source, true)
+      ? new LinearRegex(this.source, true, this.needs)
       : new RegExp(boundQuantifiers(this.source), "i");
   }
 }
@@ -516,7 +530,7 @@ function literalRuns(source: string, min = 3): string[][] | null {
  * array): `(?:\.popupoverlay\.js|(?:\.[\w-]*)*fancybox)` needs `.popupoverlay.js` or
  * `fancybox`.
  */
-export function requiredTexts(source: string): (string | string[])[][] | null {
+export function requiredTexts(source: string): RequiredTexts | null {
   let body = source;
   const whole = /^\((?:\?:)?/.exec(body);
   if (whole && closingParen(body, 0) === body.length - 1) body = body.slice(whole[0].length, -1);

@@ -10,7 +10,14 @@ import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { GramIndex } from "./gram_index.ts";
 import { LiteralIndex } from "./literal_index.ts";
 import { joinColumn, StringColumn } from "./string_column.ts";
-import { compilePattern, LinearEngineMissing, LinearRegex, TechPattern } from "./tech_patterns.ts";
+import {
+  compilePattern,
+  LinearEngineMissing,
+  linearNeeds,
+  LinearRegex,
+  type RequiredTexts,
+  TechPattern,
+} from "./tech_patterns.ts";
 
 /** Signals matched as one text each (html) or as many texts (script URLs). */
 export const TEXT_SIGNALS = ["html", "scriptSrc", "scripts", "css", "url"] as const;
@@ -33,8 +40,9 @@ export class CompiledPattern extends TechPattern {
     version: string,
     confidence: number,
     linear = false,
+    needs?: RequiredTexts | null,
   ) {
-    super(source, literals, version, confidence, linear);
+    super(source, literals, version, confidence, linear, needs);
   }
 }
 
@@ -84,6 +92,8 @@ interface PatternColumns {
   confidence: Record<number, number>;
   /** Indexes of the patterns that run on the linear-time engine, ascending. */
   linear: number[];
+  /** A linear pattern's `linearNeeds`; absent: none. */
+  needs: Record<number, RequiredTexts>;
 }
 
 /**
@@ -162,6 +172,7 @@ const patternColumns = (): BuildingColumns => ({
   version: {},
   confidence: {},
   linear: [],
+  needs: {},
 });
 
 /** A name folded for comparison: lowercase letters and digits, without a trailing `js`. */
@@ -261,6 +272,7 @@ function groupByKey(columns: BuildingColumns, keyOf: string[]): KeyedColumns {
     version: moved(columns.version),
     confidence: moved(columns.confidence),
     linear: columns.linear.map((i) => at.get(i)!).sort((a, b) => a - b),
+    needs: moved(columns.needs),
     keys,
     keyStart,
   };
@@ -329,6 +341,8 @@ export function compileRuleData(
         );
       }
       to.linear.push(at);
+      const needs = linearNeeds(p.source);
+      if (needs) to.needs[at] = needs;
     }
     return p;
   };
@@ -404,6 +418,7 @@ function patternAt(
     columns.version[i] ?? "",
     columns.confidence[i] ?? 100,
     linear.has(i),
+    linear.has(i) ? columns.needs[i] ?? null : undefined,
   );
 }
 
