@@ -3,7 +3,8 @@
  * data file's form for its long lists (technology names, pattern sources). Loading a module
  * creates every string it holds, and the data file's 7,540 names, their categories and the
  * patterns' sources were ~37,000 strings, most of which a page never reads; as a few long
- * strings they load in about half the time, and a value is cut out when it is first read.
+ * strings they load in about half the time, and a column is split when a value of it is
+ * first read (the columns a page reads, not all).
  */
 
 /** What ends each value (no value may contain one: `joinColumn` checks). */
@@ -17,11 +18,10 @@ export function joinColumn(values: readonly string[]): string {
   return values.map((value) => value + END).join("");
 }
 
-/** Random access into a joined column; its offsets are found on first read. */
+/** Random access into a joined column, split on first read. */
 export class StringColumn {
   readonly #joined: string;
-  /** Where value i starts (value i ends one before value i + 1 starts); then the end. */
-  #starts: Int32Array | undefined;
+  #values: string[] | undefined;
 
   /** Over `joinColumn`'s output. */
   constructor(joined: string) {
@@ -30,31 +30,26 @@ export class StringColumn {
 
   /** The number of values. */
   get length(): number {
-    return this.#offsets().length - 1;
+    return this.#split().length;
   }
 
   /** Value `i` (undefined past the end). */
   at(i: number): string | undefined {
-    const starts = this.#offsets();
-    if (i < 0 || i >= starts.length - 1) return undefined;
-    return this.#joined.slice(starts[i], starts[i + 1] - 1);
+    return this.#split()[i];
   }
 
-  /** Every value, in order. */
+  /** Every value, in order (a copy). */
   all(): string[] {
-    return Array.from({ length: this.length }, (_, i) => this.at(i)!);
+    return [...this.#split()];
   }
 
-  #offsets(): Int32Array {
-    if (this.#starts) return this.#starts;
-    const joined = this.#joined;
-    let count = 0;
-    for (let at = joined.indexOf(END); at >= 0; at = joined.indexOf(END, at + 1)) count++;
-    const starts = new Int32Array(count + 1);
-    for (let i = 1, at = 0; i <= count; i++) {
-      at = joined.indexOf(END, at) + 1;
-      starts[i] = at;
+  // One native split: far cheaper than finding each value's offsets from JavaScript (27,000
+  // values in ~2 ms on an instance's first page, against 3-7 ms).
+  #split(): string[] {
+    if (!this.#values) {
+      this.#values = this.#joined.split(END);
+      this.#values.pop(); // after the last END
     }
-    return this.#starts = starts;
+    return this.#values;
   }
 }
