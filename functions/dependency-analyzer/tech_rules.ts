@@ -101,8 +101,8 @@ interface PatternColumns {
  * (a literal's id is its position), the patterns of each, and those without one.
  */
 interface TextColumns extends PatternColumns {
-  /** The distinct literals, in the order the patterns first name them. */
-  index: string[];
+  /** The distinct literals, in the order the patterns first name them (`joinColumn`). */
+  index: string;
   /** Short signals: where each literal's three-character piece starts (GramIndex). */
   pieces: number[];
   /** Literal k's patterns are `byLiteral[byLiteralStart[k]…byLiteralStart[k + 1]]`, ascending. */
@@ -121,7 +121,8 @@ interface TextColumns extends PatternColumns {
  * are `keyStart[k]…keyStart[k + 1]` (in rule-set order within a key).
  */
 interface KeyedColumns extends PatternColumns {
-  keys: string[];
+  /** The names (`joinColumn`). */
+  keys: string;
   keyStart: number[];
 }
 
@@ -236,7 +237,7 @@ function groupByLiteral(
   return {
     ...columns,
     source: joinColumn(columns.source),
-    index,
+    index: joinColumn(index),
     pieces: long ? [] : new GramIndex(index).pieces,
     byLiteral: members.flat(),
     byLiteralStart,
@@ -273,7 +274,7 @@ function groupByKey(columns: BuildingColumns, keyOf: string[]): KeyedColumns {
     confidence: moved(columns.confidence),
     linear: columns.linear.map((i) => at.get(i)!).sort((a, b) => a - b),
     needs: moved(columns.needs),
-    keys,
+    keys: joinColumn(keys),
     keyStart,
   };
 }
@@ -430,6 +431,7 @@ function patternAt(
 export class TextPatterns {
   readonly #columns: TextColumns;
   readonly #sources: StringColumn;
+  readonly #literals: StringColumn;
   readonly #long: boolean;
   readonly #patterns: (CompiledPattern | undefined)[] = [];
   #linear: Set<number> | undefined;
@@ -440,6 +442,7 @@ export class TextPatterns {
   constructor(columns: TextColumns, long: boolean) {
     this.#columns = columns;
     this.#sources = new StringColumn(columns.source);
+    this.#literals = new StringColumn(columns.index);
     this.#long = long;
   }
 
@@ -462,8 +465,8 @@ export class TextPatterns {
   get index(): LiteralIndex | GramIndex {
     const c = this.#columns;
     return this.#index ??= this.#long
-      ? new LiteralIndex(c.index)
-      : new GramIndex(c.index, c.pieces);
+      ? new LiteralIndex(this.#literals.all())
+      : new GramIndex(this.#literals.all(), c.pieces);
   }
 
   /** Pattern `i` (built on first use, then the same object). */
@@ -479,9 +482,9 @@ export class TextPatterns {
 
   /** Pattern `i`'s literals, in the order it names them (null: none). */
   #literalsOf(i: number): string[] | null {
-    const { index, literal, moreLiterals } = this.#columns;
+    const { literal, moreLiterals } = this.#columns;
     if (literal[i] < 0) return null;
-    return [literal[i], ...moreLiterals[i] ?? []].map((id) => index[id]);
+    return [literal[i], ...moreLiterals[i] ?? []].map((id) => this.#literals.at(id)!);
   }
 
   /** Every pattern, in rule-set order (tests and figures; a page needs `candidates`). */
@@ -507,7 +510,7 @@ export class TextPatterns {
 
   /** The id of a literal in the index (one a pattern of this signal names). */
   literalId(literal: string): number {
-    this.#literalIds ??= new Map(this.#columns.index.map((l, i) => [l, i]));
+    this.#literalIds ??= new Map(this.#literals.all().map((l, i) => [l, i]));
     return this.#literalIds.get(literal)!;
   }
 }
@@ -516,6 +519,7 @@ export class TextPatterns {
 export class KeyedPatterns {
   readonly #columns: KeyedColumns;
   readonly #sources: StringColumn;
+  readonly #keys: StringColumn;
   #ids: Map<string, number> | undefined;
   readonly #lists: (CompiledPattern[] | undefined)[] = [];
   #linear: Set<number> | undefined;
@@ -524,17 +528,18 @@ export class KeyedPatterns {
   constructor(columns: KeyedColumns) {
     this.#columns = columns;
     this.#sources = new StringColumn(columns.source);
+    this.#keys = new StringColumn(columns.keys);
   }
 
   /** The names that have patterns. */
   keys(): readonly string[] {
-    return this.#columns.keys;
+    return this.#keys.all();
   }
 
   /** The patterns of a lowercased name, or undefined when it has none. */
   get(key: string): CompiledPattern[] | undefined {
     const c = this.#columns;
-    const id = (this.#ids ??= new Map(c.keys.map((k, i) => [k, i]))).get(key);
+    const id = (this.#ids ??= new Map(this.#keys.all().map((k, i) => [k, i]))).get(key);
     if (id === undefined) return undefined;
     const linear = this.#linear ??= new Set(c.linear);
     return this.#lists[id] ??= Array.from(
