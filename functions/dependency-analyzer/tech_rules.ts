@@ -132,9 +132,15 @@ interface TechColumns {
   name: string;
   /** Per technology, indexes into `RuleData.categories` joined by "," ("" when none), joined. */
   categories: string;
-  implies: Record<number, [name: string, confidence: number, version: string][]>;
-  excludes: Record<number, string[]>;
-  requires: Record<number, string[]>;
+  /**
+   * Per technology, the JSON of its `[name, confidence, version]` implies ("" when none), joined:
+   * only the few technologies a page detects read theirs, so they load as one string.
+   */
+  implies: string;
+  /** Per technology, the JSON of its excludes' names ("" when none), joined. */
+  excludes: string;
+  /** As `excludes`. */
+  requires: string;
   /** As `categories`. */
   requiresCategory: string;
   /** Technology indexes by name (code-unit order): a lookup is a binary search, no map. */
@@ -305,9 +311,9 @@ export function compileRuleData(
   const techs = {
     name: [] as string[],
     categories: [] as string[],
-    implies: {} as TechColumns["implies"],
-    excludes: {} as TechColumns["excludes"],
-    requires: {} as TechColumns["requires"],
+    implies: [] as string[],
+    excludes: [] as string[],
+    requires: [] as string[],
     requiresCategory: [] as string[],
   };
   const text = Object.fromEntries(TEXT_SIGNALS.map((s) => [s, patternColumns()])) as Record<
@@ -357,9 +363,10 @@ export function compileRuleData(
     });
     const excludes = list(def.excludes).map((s) => String(s).split("\\;")[0]);
     const requires = list(def.requires).map((s) => String(s).split("\\;")[0]);
-    if (implies.length > 0) techs.implies[tech] = implies;
-    if (excludes.length > 0) techs.excludes[tech] = excludes;
-    if (requires.length > 0) techs.requires[tech] = requires;
+    const json = (list: unknown[]) => list.length > 0 ? JSON.stringify(list) : "";
+    techs.implies.push(json(implies));
+    techs.excludes.push(json(excludes));
+    techs.requires.push(json(requires));
     techs.requiresCategory.push(cats(list(def.requiresCategory)));
     for (const signal of TEXT_SIGNALS) {
       for (const rawPattern of list(def[signal])) {
@@ -385,6 +392,9 @@ export function compileRuleData(
       name: joinColumn(techs.name),
       categories: joinColumn(techs.categories),
       requiresCategory: joinColumn(techs.requiresCategory),
+      implies: joinColumn(techs.implies),
+      excludes: joinColumn(techs.excludes),
+      requires: joinColumn(techs.requires),
       nameOrder: all.toSorted((a, b) => compare(techs.name[a], techs.name[b])),
       foldedOrder: all.toSorted((a, b) => compare(folded[a], folded[b]) || a - b)
         .filter((t, i, order) => i === 0 || folded[order[i - 1]] !== folded[t]),
@@ -566,6 +576,9 @@ export class TechRules {
   readonly #names: StringColumn;
   readonly #categoryIds: StringColumn;
   readonly #requiredCategoryIds: StringColumn;
+  readonly #implies: StringColumn;
+  readonly #excludes: StringColumn;
+  readonly #requires: StringColumn;
   readonly #categories: string[];
   readonly #built: (Tech | undefined)[] = [];
   /** `foldName` of the names a folded lookup compared (a search compares about 13). */
@@ -579,6 +592,9 @@ export class TechRules {
     this.#names = new StringColumn(data.techs.name);
     this.#categoryIds = new StringColumn(data.techs.categories);
     this.#requiredCategoryIds = new StringColumn(data.techs.requiresCategory);
+    this.#implies = new StringColumn(data.techs.implies);
+    this.#excludes = new StringColumn(data.techs.excludes);
+    this.#requires = new StringColumn(data.techs.requires);
     this.#categories = data.categories;
     this.skipped = data.skipped;
     this.text = Object.fromEntries(
@@ -603,16 +619,15 @@ export class TechRules {
   tech(i: number): Tech {
     const built = this.#built[i];
     if (built) return built;
-    const t = this.#techs;
-    const implies = t.implies[i];
+    const implies: [string, number, string][] = listAt(this.#implies, i);
     return this.#built[i] = {
       name: this.name(i),
       categories: this.#categoryNames(this.#categoryIds.at(i)!),
-      implies: implies
-        ? implies.map(([name, confidence, version]) => ({ name, confidence, version }))
-        : NONE,
-      excludes: t.excludes[i] ?? NONE,
-      requires: t.requires[i] ?? NONE,
+      implies: implies === NONE
+        ? NONE
+        : implies.map(([name, confidence, version]) => ({ name, confidence, version })),
+      excludes: listAt(this.#excludes, i),
+      requires: listAt(this.#requires, i),
       requiresCategory: this.#categoryNames(this.#requiredCategoryIds.at(i)!),
     };
   }
@@ -642,6 +657,12 @@ export class TechRules {
 
 /** The one empty list that technologies without implies, excludes… share. */
 const NONE: never[] = [];
+
+/** Value `i` of a column of JSON lists ("" for none). */
+function listAt<T>(column: StringColumn, i: number): T[] {
+  const json = column.at(i);
+  return json ? JSON.parse(json) : NONE;
+}
 
 /** Builds the engine's rule set from compiled data (nothing is parsed here). */
 export function buildTechRules(data: RuleData): TechRules {
