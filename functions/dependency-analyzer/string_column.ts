@@ -1,9 +1,9 @@
 /**
  * A column of strings stored as one string, each value followed by a line break: the rule
- * data file's form for its long lists (technology names, pattern sources, literals). Loading a module
- * creates every string it holds, and the data file's 7,540 names, their categories and the
- * patterns' sources were ~37,000 strings, most of which a page never reads; as a few long
- * strings they load in about half the time, and a column is split when a value of it is
+ * data file's form for its long lists (technology names, pattern sources, literals, one JSON
+ * line per technology for its implies...). Loading a module creates every string and array it
+ * holds, and the data file held ~50,000, most of which a page never reads; as a few long
+ * strings the data loads in about half the time, and a column is split when a value of it is
  * first read (the columns a page reads, not all).
  */
 
