@@ -18,6 +18,8 @@ import {
   type RawTech,
   TEXT_SIGNALS,
 } from "../../functions/dependency-analyzer/tech_rules.ts";
+import { StringColumn } from "../../functions/dependency-analyzer/string_column.ts";
+import { loadLinearEngine } from "../../functions/dependency-analyzer/tech_patterns.ts";
 import {
   checkPatterns,
   linearByConstruction,
@@ -47,8 +49,8 @@ export async function buildTechRulesData(
   // Once to list the patterns as compiled, once with the check's answer.
   const plain = compileRuleData(raw, cats, source);
   const sources = [
-    ...TEXT_SIGNALS.flatMap((s) => plain.text[s].source),
-    ...KEYED_SIGNALS.flatMap((s) => plain.keyed[s].source),
+    ...TEXT_SIGNALS.flatMap((s) => new StringColumn(plain.text[s].source).all()),
+    ...KEYED_SIGNALS.flatMap((s) => new StringColumn(plain.keyed[s].source).all()),
   ];
   const verdicts = await checkPatterns(sources, kept ?? await readVerdicts(), onProgress);
   const runsLinear = (pattern: string) => {
@@ -56,6 +58,7 @@ export async function buildTechRulesData(
     if (verdicts[pattern] === undefined) throw new Error(`not checked: ${pattern}`);
     return verdicts[pattern] !== "safe";
   };
+  await loadLinearEngine(); // the check compiles the linear ones on it
   const data = compileRuleData(raw, cats, source, runsLinear);
   // ASCII only: the module's source text stays in memory, and one non-ASCII character would
   // make it two bytes per character (1.2 MiB instead of 0.6).

@@ -11,7 +11,7 @@ import {
   type TechRules,
   type TextSignal,
 } from "./tech_rules.ts";
-import { resolveVersion } from "./tech_patterns.ts";
+import { execLoading, resolveVersion } from "./tech_patterns.ts";
 import type { Evidence } from "./schema.ts";
 
 /** What a page exposes to the rules, gathered in one walk of the parsed page. */
@@ -70,13 +70,14 @@ const WINDOW = 1024;
  * contains a literal, and bounded quantifiers keep matches far shorter than the window.
  * Overlapping windows are merged, so no text is scanned twice. `endsOf` gives where a
  * literal's occurrences end (from the literal index's pass: no search, no lowercased copy).
+ * Async only for the one time a pattern loads the linear-time engine (`execLoading`).
  */
-function execNear(
+async function execNear(
   pattern: CompiledPattern,
   text: string,
   endsOf: (literal: string) => readonly number[],
-): RegExpExecArray | null {
-  if (!pattern.literals || pattern.anchored) return pattern.regex.exec(text);
+): Promise<RegExpExecArray | null> {
+  if (!pattern.literals || pattern.anchored) return await execLoading(pattern.regex, text);
   for (const literal of pattern.literals) {
     const ends = endsOf(literal);
     for (let i = 0; i < ends.length;) {
@@ -86,7 +87,8 @@ function execNear(
       for (i++; i < ends.length && ends[i] - literal.length - WINDOW <= end; i++) {
         end = ends[i] + WINDOW;
       }
-      const m = pattern.regex.exec(text.slice(start, end));
+      let m = execLoading(pattern.regex, text.slice(start, end));
+      if (m instanceof Promise) m = await m;
       if (m) return m;
     }
   }
@@ -137,7 +139,8 @@ export async function matchSignals(
           own = [];
           const literals = inputs.length === 1 ? found : set.index.find(inputs[at]);
           for (const pattern of set.candidates(literals.keys())) {
-            const m = pattern.regex.exec(inputs[at]);
+            let m = execLoading(pattern.regex, inputs[at]);
+            if (m instanceof Promise) m = await m;
             if (m) own.push({ pattern, m });
           }
           matchesOf.set(inputs[at], own);
@@ -158,7 +161,7 @@ export async function matchSignals(
     const endsOf = (literal: string) => found.get(set.literalId(literal)) ?? [];
     for (const pattern of candidates) {
       await yieldSoon();
-      const m = execNear(pattern, input, endsOf);
+      const m = await execNear(pattern, input, endsOf);
       if (m) add(pattern, signal, excerpt(m[0], MAX_EVIDENCE_CHARS), m);
     }
   }
@@ -177,7 +180,8 @@ export async function matchSignals(
       for (const pattern of patterns) {
         for (const value of distinct) {
           if ((++runs & 255) === 0) await yieldSoon();
-          const m = pattern.regex.exec(value);
+          let m = execLoading(pattern.regex, value);
+          if (m instanceof Promise) m = await m;
           if (m) add(pattern, `${signal}:${key}`, excerpt(value, MAX_EVIDENCE_CHARS), m);
         }
       }

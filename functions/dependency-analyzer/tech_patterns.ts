@@ -11,9 +11,49 @@
  *
  * Patterns that could backtrack for long (bench/tech_rules/redos.ts decides at build time)
  * run on re2js, a linear-time engine in plain JavaScript: a few times slower per character
- * than V8's, but never worse than linear in the text.
+ * than V8's, but never worse than linear in the text. re2js (280 KB of the analyzer's code) is
+ * imported when a pattern first needs it (`execLoading`), not with the analyzer: most pages
+ * need none, and its import cost ~6 ms of an instance's first request.
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+import { onFirstUse } from "../../shared/contract/lazy.ts";
+
+/** re2js, once `loadLinearEngine` has loaded it. */
+let engine: typeof RE2JS | undefined;
+
+/** Imports the linear-time engine (once); `LinearRegex` needs it before it compiles. */
+export const loadLinearEngine: () => Promise<void> = onFirstUse(async () => {
+  engine = (await import("re2js")).RE2JS;
+});
+
+/** Thrown by a `LinearRegex` that must compile before `loadLinearEngine` has finished. */
+export class LinearEngineMissing extends Error {
+  constructor() {
+    super("the linear-time engine is not loaded (await loadLinearEngine())");
+  }
+}
+
+function linearEngine(): typeof RE2JS {
+  if (!engine) throw new LinearEngineMissing();
+  return engine;
+}
+
+/**
+ * `regex.exec(text)`, loading the linear-time engine first when the pattern needs it and it is
+ * not loaded yet (then a promise; else the answer itself, so that a loop over many texts
+ * awaits nothing).
+ */
+export function execLoading(
+  regex: PatternRegex,
+  text: string,
+): RegExpExecArray | null | Promise<RegExpExecArray | null> {
+  try {
+    return regex.exec(text);
+  } catch (err) {
+    if (!(err instanceof LinearEngineMissing)) throw err;
+    return loadLinearEngine().then(() => regex.exec(text));
+  }
+}
 
 /** What the engine asks of a compiled pattern: V8's RegExp or the linear-time one. */
 export interface PatternRegex {
@@ -85,17 +125,22 @@ export class LinearRegex implements PatternRegex {
   readonly #unlessNeeds: RegExp[][] | null;
   /**
    * `source` as written, or as rewritten (`REWRITES`); throws when re2js cannot compile it
-   * (back references, look-arounds). `lazy`: compile on first use instead (the engine's
-   * patterns, checked at build time), as compiling costs far more than the needs' check that
-   * rules out most texts.
+   * (back references, look-arounds), or `LinearEngineMissing` before `loadLinearEngine`.
+   * `lazy`: compile on first use instead (the engine's patterns, checked at build time), as
+   * compiling costs far more than the needs' check that rules out most texts; `exec` then
+   * throws `LinearEngineMissing` when it must compile before the engine is loaded. `needs`:
+   * `linearNeeds(source)` as the build computed it (the rule data holds them: deriving them
+   * took a few ms of an instance's first page), else derived here.
    */
-  constructor(source: string, lazy = false) {
+  constructor(source: string, lazy = false, needs?: RequiredTexts | null) {
     const rewrite = REWRITES[source];
     this.#pattern = rewrite?.pattern ?? source;
     this.#unlessPattern = rewrite?.unless ?? null;
     this.#v8 = rewrite?.v8 ? new RegExp(boundQuantifiers(rewrite.pattern), "i") : null;
-    this.#needs = needsOf(this.#pattern);
-    this.#unlessNeeds = this.#unlessPattern === null ? null : needsOf(this.#unlessPattern);
+    this.#needs = checksOf(needs === undefined ? requiredTexts(this.#pattern) : needs);
+    this.#unlessNeeds = this.#unlessPattern === null
+      ? null
+      : checksOf(requiredTexts(this.#unlessPattern));
     if (!lazy) {
       if (!this.#v8) this.#compiled();
       this.#compiledUnless();
@@ -103,12 +148,14 @@ export class LinearRegex implements PatternRegex {
   }
 
   #compiled(): RE2JS {
-    return this.#re ??= RE2JS.compile(this.#pattern, RE2JS.CASE_INSENSITIVE);
+    const re2 = linearEngine();
+    return this.#re ??= re2.compile(this.#pattern, re2.CASE_INSENSITIVE);
   }
 
   #compiledUnless(): RE2JS | null {
     if (this.#unlessPattern === null) return null;
-    return this.#unless ??= RE2JS.compile(this.#unlessPattern, RE2JS.CASE_INSENSITIVE);
+    const re2 = linearEngine();
+    return this.#unless ??= re2.compile(this.#unlessPattern, re2.CASE_INSENSITIVE);
   }
 
   exec(text: string): RegExpExecArray | null {
@@ -135,10 +182,18 @@ export class LinearRegex implements PatternRegex {
   }
 }
 
-/** `source`'s needs (see `requiredTexts`) as case-insensitive checks, or null when none. */
-function needsOf(source: string): RegExp[][] | null {
+/** Per alternative, the texts a match contains (`requiredTexts`); an array: one of them. */
+export type RequiredTexts = (string | string[])[][];
+
+/** What a pattern on the linear-time engine checks first: its (rewritten) source's texts. */
+export function linearNeeds(source: string): RequiredTexts | null {
+  return requiredTexts(REWRITES[source]?.pattern ?? source);
+}
+
+/** Needs as case-insensitive checks, or null when none. */
+function checksOf(needs: RequiredTexts | null): RegExp[][] | null {
   const escape = (t: string) => t.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
-  return requiredTexts(source)?.map((texts) =>
+  return needs?.map((texts) =>
     texts.map((t) => new RegExp(typeof t === "string" ? escape(t) : t.map(escape).join("|"), "i"))
   ) ?? null;
 }
@@ -166,6 +221,8 @@ export class TechPattern {
     readonly confidence: number,
     /** Runs on the linear-time engine (the build found that it could backtrack). */
     readonly linear = false,
+    /** A linear pattern's `linearNeeds`, as the build computed them (undefined: derived). */
+    readonly needs?: RequiredTexts | null,
   ) {}
 
   /**
@@ -182,7 +239,7 @@ export class TechPattern {
    */
   get regex(): PatternRegex {
     return this.#regex ??= this.linear
-      ? new LinearRegex(this.source, true)
+      ? new LinearRegex(this.source, true, this.needs)
       : new RegExp(boundQuantifiers(this.source), "i");
   }
 }
@@ -473,7 +530,7 @@ function literalRuns(source: string, min = 3): string[][] | null {
  * array): `(?:\.popupoverlay\.js|(?:\.[\w-]*)*fancybox)` needs `.popupoverlay.js` or
  * `fancybox`.
  */
-export function requiredTexts(source: string): (string | string[])[][] | null {
+export function requiredTexts(source: string): RequiredTexts | null {
   let body = source;
   const whole = /^\((?:\?:)?/.exec(body);
   if (whole && closingParen(body, 0) === body.length - 1) body = body.slice(whole[0].length, -1);

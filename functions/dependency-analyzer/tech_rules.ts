@@ -9,7 +9,15 @@
 import { onFirstUse } from "../../shared/contract/lazy.ts";
 import { GramIndex } from "./gram_index.ts";
 import { LiteralIndex } from "./literal_index.ts";
-import { compilePattern, LinearRegex, TechPattern } from "./tech_patterns.ts";
+import { joinColumn, StringColumn } from "./string_column.ts";
+import {
+  compilePattern,
+  LinearEngineMissing,
+  linearNeeds,
+  LinearRegex,
+  type RequiredTexts,
+  TechPattern,
+} from "./tech_patterns.ts";
 
 /** Signals matched as one text each (html) or as many texts (script URLs). */
 export const TEXT_SIGNALS = ["html", "scriptSrc", "scripts", "css", "url"] as const;
@@ -32,8 +40,9 @@ export class CompiledPattern extends TechPattern {
     version: string,
     confidence: number,
     linear = false,
+    needs?: RequiredTexts | null,
   ) {
-    super(source, literals, version, confidence, linear);
+    super(source, literals, version, confidence, linear, needs);
   }
 }
 
@@ -69,18 +78,22 @@ export interface RawTech {
 
 /**
  * Patterns in the data file, as columns: one array per field, so that the file parses into a
- * few long arrays rather than arrays per pattern (a cold import took ~55 ms, so ~35). Fields
- * that are rarely set are objects by index, absent when default.
+ * few long arrays rather than arrays per pattern (a cold import took ~55 ms, so ~35), and
+ * strings as one string each (string_column.ts). Fields that are rarely set are objects by
+ * index, absent when default.
  */
 interface PatternColumns {
   tech: number[];
-  source: string[];
+  /** The patterns' sources (`joinColumn`). */
+  source: string;
   /** Absent: "". */
   version: Record<number, string>;
   /** Absent: 100. */
   confidence: Record<number, number>;
   /** Indexes of the patterns that run on the linear-time engine, ascending. */
   linear: number[];
+  /** A linear pattern's `linearNeeds`; absent: none. */
+  needs: Record<number, RequiredTexts>;
 }
 
 /**
@@ -88,8 +101,8 @@ interface PatternColumns {
  * (a literal's id is its position), the patterns of each, and those without one.
  */
 interface TextColumns extends PatternColumns {
-  /** The distinct literals, in the order the patterns first name them. */
-  index: string[];
+  /** The distinct literals, in the order the patterns first name them (`joinColumn`). */
+  index: string;
   /** Short signals: where each literal's three-character piece starts (GramIndex). */
   pieces: number[];
   /** Literal k's patterns are `byLiteral[byLiteralStart[k]…byLiteralStart[k + 1]]`, ascending. */
@@ -108,19 +121,28 @@ interface TextColumns extends PatternColumns {
  * are `keyStart[k]…keyStart[k + 1]` (in rule-set order within a key).
  */
 interface KeyedColumns extends PatternColumns {
-  keys: string[];
+  /** The names (`joinColumn`). */
+  keys: string;
   keyStart: number[];
 }
 
 /** Technologies in the data file, as columns (see PatternColumns); absent: an empty list. */
 interface TechColumns {
-  name: string[];
-  /** Indexes into `RuleData.categories` joined by ","; "" when none. */
-  categories: string[];
-  implies: Record<number, [name: string, confidence: number, version: string][]>;
-  excludes: Record<number, string[]>;
-  requires: Record<number, string[]>;
-  requiresCategory: string[];
+  /** The names (`joinColumn`). */
+  name: string;
+  /** Per technology, indexes into `RuleData.categories` joined by "," ("" when none), joined. */
+  categories: string;
+  /**
+   * Per technology, the JSON of its `[name, confidence, version]` implies ("" when none), joined:
+   * only the few technologies a page detects read theirs, so they load as one string.
+   */
+  implies: string;
+  /** Per technology, the JSON of its excludes' names ("" when none), joined. */
+  excludes: string;
+  /** As `excludes`. */
+  requires: string;
+  /** As `categories`. */
+  requiresCategory: string;
   /** Technology indexes by name (code-unit order): a lookup is a binary search, no map. */
   nameOrder: number[];
   /**
@@ -148,12 +170,16 @@ function list<T>(value: T | T[] | undefined): T[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
-const patternColumns = (): PatternColumns => ({
+/** Pattern columns while they are built: the sources still a list. */
+type BuildingColumns = Omit<PatternColumns, "source"> & { source: string[] };
+
+const patternColumns = (): BuildingColumns => ({
   tech: [],
   source: [],
   version: {},
   confidence: {},
   linear: [],
+  needs: {},
 });
 
 /** A name folded for comparison: lowercase letters and digits, without a trailing `js`. */
@@ -183,7 +209,7 @@ function lowerBound(order: readonly number[], keyOf: (i: number) => string, key:
  * each pattern's, as `compilePattern` gives them.
  */
 function groupByLiteral(
-  columns: PatternColumns,
+  columns: BuildingColumns,
   literals: (string[] | null)[],
   long: boolean,
 ): TextColumns {
@@ -216,7 +242,8 @@ function groupByLiteral(
   for (const m of members) byLiteralStart.push(byLiteralStart.at(-1)! + m.length);
   return {
     ...columns,
-    index,
+    source: joinColumn(columns.source),
+    index: joinColumn(index),
     pieces: long ? [] : new GramIndex(index).pieces,
     byLiteral: members.flat(),
     byLiteralStart,
@@ -227,7 +254,7 @@ function groupByLiteral(
 }
 
 /** Orders a keyed signal's patterns by key (stable), with where each key's patterns start. */
-function groupByKey(columns: PatternColumns, keyOf: string[]): KeyedColumns {
+function groupByKey(columns: BuildingColumns, keyOf: string[]): KeyedColumns {
   const keys: string[] = [];
   const order: number[] = [];
   const byKey = new Map<string, number[]>();
@@ -248,11 +275,12 @@ function groupByKey(columns: PatternColumns, keyOf: string[]): KeyedColumns {
     );
   return {
     tech: order.map((i) => columns.tech[i]),
-    source: order.map((i) => columns.source[i]),
+    source: joinColumn(order.map((i) => columns.source[i])),
     version: moved(columns.version),
     confidence: moved(columns.confidence),
     linear: columns.linear.map((i) => at.get(i)!).sort((a, b) => a - b),
-    keys,
+    needs: moved(columns.needs),
+    keys: joinColumn(keys),
     keyStart,
   };
 }
@@ -260,7 +288,7 @@ function groupByKey(columns: PatternColumns, keyOf: string[]): KeyedColumns {
 /**
  * Compiles webappanalyzer's definitions into the data file's form (at build time).
  * `runsLinear(pattern)` tells which patterns must run on the linear-time engine (the build's
- * ReDoS check); it throws when one of them cannot.
+ * ReDoS check; `await loadLinearEngine()` first); it throws when one of them cannot.
  */
 export function compileRuleData(
   raw: Record<string, RawTech>,
@@ -280,28 +308,26 @@ export function compileRuleData(
       }
       return index;
     }).join();
-  const techs: TechColumns = {
-    name: [],
-    categories: [],
-    implies: {},
-    excludes: {},
-    requires: {},
-    requiresCategory: [],
-    nameOrder: [],
-    foldedOrder: [],
+  const techs = {
+    name: [] as string[],
+    categories: [] as string[],
+    implies: [] as string[],
+    excludes: [] as string[],
+    requires: [] as string[],
+    requiresCategory: [] as string[],
   };
   const text = Object.fromEntries(TEXT_SIGNALS.map((s) => [s, patternColumns()])) as Record<
     TextSignal,
-    PatternColumns
+    BuildingColumns
   >;
   const keyed = Object.fromEntries(KEYED_SIGNALS.map((s) => [s, patternColumns()])) as Record<
     KeyedSignal,
-    PatternColumns
+    BuildingColumns
   >;
   const keys = Object.fromEntries(KEYED_SIGNALS.map((s) => [s, [] as string[]]));
   const literals = Object.fromEntries(TEXT_SIGNALS.map((s) => [s, [] as (string[] | null)[]]));
   let skipped = 0;
-  const add = (to: PatternColumns, tech: number, raw: string | number): TechPattern | null => {
+  const add = (to: BuildingColumns, tech: number, raw: string | number): TechPattern | null => {
     const p = compilePattern(raw);
     if (!p) {
       skipped++;
@@ -316,11 +342,14 @@ export function compileRuleData(
       try {
         new LinearRegex(p.source);
       } catch (e) {
+        if (e instanceof LinearEngineMissing) throw e;
         throw new Error(
           `pattern can backtrack and does not compile on re2js (rewrite it): ${p.source}: ${e}`,
         );
       }
       to.linear.push(at);
+      const needs = linearNeeds(p.source);
+      if (needs) to.needs[at] = needs;
     }
     return p;
   };
@@ -334,9 +363,10 @@ export function compileRuleData(
     });
     const excludes = list(def.excludes).map((s) => String(s).split("\\;")[0]);
     const requires = list(def.requires).map((s) => String(s).split("\\;")[0]);
-    if (implies.length > 0) techs.implies[tech] = implies;
-    if (excludes.length > 0) techs.excludes[tech] = excludes;
-    if (requires.length > 0) techs.requires[tech] = requires;
+    const json = (list: unknown[]) => list.length > 0 ? JSON.stringify(list) : "";
+    techs.implies.push(json(implies));
+    techs.excludes.push(json(excludes));
+    techs.requires.push(json(requires));
     techs.requiresCategory.push(cats(list(def.requiresCategory)));
     for (const signal of TEXT_SIGNALS) {
       for (const rawPattern of list(def[signal])) {
@@ -353,14 +383,22 @@ export function compileRuleData(
     }
   }
   const all = techs.name.map((_, i) => i);
-  techs.nameOrder = all.toSorted((a, b) => compare(techs.name[a], techs.name[b]));
   const folded = techs.name.map(foldName);
-  techs.foldedOrder = all.toSorted((a, b) => compare(folded[a], folded[b]) || a - b)
-    .filter((t, i, order) => i === 0 || folded[order[i - 1]] !== folded[t]);
   return {
     source,
     categories: categoryNames,
-    techs,
+    techs: {
+      ...techs,
+      name: joinColumn(techs.name),
+      categories: joinColumn(techs.categories),
+      requiresCategory: joinColumn(techs.requiresCategory),
+      implies: joinColumn(techs.implies),
+      excludes: joinColumn(techs.excludes),
+      requires: joinColumn(techs.requires),
+      nameOrder: all.toSorted((a, b) => compare(techs.name[a], techs.name[b])),
+      foldedOrder: all.toSorted((a, b) => compare(folded[a], folded[b]) || a - b)
+        .filter((t, i, order) => i === 0 || folded[order[i - 1]] !== folded[t]),
+    },
     text: Object.fromEntries(
       TEXT_SIGNALS.map((s) => [s, groupByLiteral(text[s], literals[s], LONG_SIGNALS.has(s))]),
     ) as RuleData["text"],
@@ -372,23 +410,26 @@ export function compileRuleData(
 }
 
 /**
- * Builds pattern `i` of `columns` (`linear`: the set of its linear-engine patterns). Its
+ * Builds pattern `i` of `columns` (`sources`: its `source` column; `linear`: the set of its
+ * linear-engine patterns). Its
  * `literals`: a text signal's prefilter literals, null for a keyed signal's pattern (it runs
  * on every value of its name: no prefilter).
  */
 function patternAt(
   columns: PatternColumns,
+  sources: StringColumn,
   i: number,
   linear: ReadonlySet<number>,
   literals: string[] | null,
 ) {
   return new CompiledPattern(
     columns.tech[i],
-    columns.source[i],
+    sources.at(i)!,
     literals,
     columns.version[i] ?? "",
     columns.confidence[i] ?? 100,
     linear.has(i),
+    linear.has(i) ? columns.needs[i] ?? null : undefined,
   );
 }
 
@@ -399,6 +440,8 @@ function patternAt(
  */
 export class TextPatterns {
   readonly #columns: TextColumns;
+  readonly #sources: StringColumn;
+  readonly #literals: StringColumn;
   readonly #long: boolean;
   readonly #patterns: (CompiledPattern | undefined)[] = [];
   #linear: Set<number> | undefined;
@@ -408,6 +451,8 @@ export class TextPatterns {
   /** Over a signal's columns; `long`: its texts are long (an automaton, not pieces). */
   constructor(columns: TextColumns, long: boolean) {
     this.#columns = columns;
+    this.#sources = new StringColumn(columns.source);
+    this.#literals = new StringColumn(columns.index);
     this.#long = long;
   }
 
@@ -430,14 +475,15 @@ export class TextPatterns {
   get index(): LiteralIndex | GramIndex {
     const c = this.#columns;
     return this.#index ??= this.#long
-      ? new LiteralIndex(c.index)
-      : new GramIndex(c.index, c.pieces);
+      ? new LiteralIndex(this.#literals.all())
+      : new GramIndex(this.#literals.all(), c.pieces);
   }
 
   /** Pattern `i` (built on first use, then the same object). */
   pattern(i: number): CompiledPattern {
     return this.#patterns[i] ??= patternAt(
       this.#columns,
+      this.#sources,
       i,
       this.#linear ??= new Set(this.#columns.linear),
       this.#literalsOf(i),
@@ -446,9 +492,9 @@ export class TextPatterns {
 
   /** Pattern `i`'s literals, in the order it names them (null: none). */
   #literalsOf(i: number): string[] | null {
-    const { index, literal, moreLiterals } = this.#columns;
+    const { literal, moreLiterals } = this.#columns;
     if (literal[i] < 0) return null;
-    return [literal[i], ...moreLiterals[i] ?? []].map((id) => index[id]);
+    return [literal[i], ...moreLiterals[i] ?? []].map((id) => this.#literals.at(id)!);
   }
 
   /** Every pattern, in rule-set order (tests and figures; a page needs `candidates`). */
@@ -474,7 +520,7 @@ export class TextPatterns {
 
   /** The id of a literal in the index (one a pattern of this signal names). */
   literalId(literal: string): number {
-    this.#literalIds ??= new Map(this.#columns.index.map((l, i) => [l, i]));
+    this.#literalIds ??= new Map(this.#literals.all().map((l, i) => [l, i]));
     return this.#literalIds.get(literal)!;
   }
 }
@@ -482,6 +528,8 @@ export class TextPatterns {
 /** A keyed signal's patterns by lowercased name, each list built on first use. */
 export class KeyedPatterns {
   readonly #columns: KeyedColumns;
+  readonly #sources: StringColumn;
+  readonly #keys: StringColumn;
   #ids: Map<string, number> | undefined;
   readonly #lists: (CompiledPattern[] | undefined)[] = [];
   #linear: Set<number> | undefined;
@@ -489,22 +537,24 @@ export class KeyedPatterns {
   /** Over a keyed signal's columns. */
   constructor(columns: KeyedColumns) {
     this.#columns = columns;
+    this.#sources = new StringColumn(columns.source);
+    this.#keys = new StringColumn(columns.keys);
   }
 
   /** The names that have patterns. */
   keys(): readonly string[] {
-    return this.#columns.keys;
+    return this.#keys.all();
   }
 
   /** The patterns of a lowercased name, or undefined when it has none. */
   get(key: string): CompiledPattern[] | undefined {
     const c = this.#columns;
-    const id = (this.#ids ??= new Map(c.keys.map((k, i) => [k, i]))).get(key);
+    const id = (this.#ids ??= new Map(this.#keys.all().map((k, i) => [k, i]))).get(key);
     if (id === undefined) return undefined;
     const linear = this.#linear ??= new Set(c.linear);
     return this.#lists[id] ??= Array.from(
       { length: c.keyStart[id + 1] - c.keyStart[id] },
-      (_, k) => patternAt(c, c.keyStart[id] + k, linear, null),
+      (_, k) => patternAt(c, this.#sources, c.keyStart[id] + k, linear, null),
     );
   }
 }
@@ -522,6 +572,13 @@ export class TechRules {
   /** Patterns that could not be compiled (reported by the bench, not an error). */
   readonly skipped: number;
   readonly #techs: TechColumns;
+  /** `#techs`' string columns. */
+  readonly #names: StringColumn;
+  readonly #categoryIds: StringColumn;
+  readonly #requiredCategoryIds: StringColumn;
+  readonly #implies: StringColumn;
+  readonly #excludes: StringColumn;
+  readonly #requires: StringColumn;
   readonly #categories: string[];
   readonly #built: (Tech | undefined)[] = [];
   /** `foldName` of the names a folded lookup compared (a search compares about 13). */
@@ -532,6 +589,12 @@ export class TechRules {
   /** Over compiled data (nothing is parsed or built here). */
   constructor(data: RuleData) {
     this.#techs = data.techs;
+    this.#names = new StringColumn(data.techs.name);
+    this.#categoryIds = new StringColumn(data.techs.categories);
+    this.#requiredCategoryIds = new StringColumn(data.techs.requiresCategory);
+    this.#implies = new StringColumn(data.techs.implies);
+    this.#excludes = new StringColumn(data.techs.excludes);
+    this.#requires = new StringColumn(data.techs.requires);
     this.#categories = data.categories;
     this.skipped = data.skipped;
     this.text = Object.fromEntries(
@@ -544,43 +607,42 @@ export class TechRules {
 
   /** The number of technologies. */
   get size(): number {
-    return this.#techs.name.length;
+    return this.#techs.nameOrder.length;
   }
 
   /** The name of technology `i`. */
   name(i: number): string {
-    return this.#techs.name[i];
+    return this.#names.at(i)!;
   }
 
   /** Technology `i` (built on first use, then the same object). */
   tech(i: number): Tech {
     const built = this.#built[i];
     if (built) return built;
-    const t = this.#techs;
-    const implies = t.implies[i];
+    const implies: [string, number, string][] = listAt(this.#implies, i);
     return this.#built[i] = {
-      name: t.name[i],
-      categories: this.#categoryNames(t.categories[i]),
-      implies: implies
-        ? implies.map(([name, confidence, version]) => ({ name, confidence, version }))
-        : NONE,
-      excludes: t.excludes[i] ?? NONE,
-      requires: t.requires[i] ?? NONE,
-      requiresCategory: this.#categoryNames(t.requiresCategory[i]),
+      name: this.name(i),
+      categories: this.#categoryNames(this.#categoryIds.at(i)!),
+      implies: implies === NONE
+        ? NONE
+        : implies.map(([name, confidence, version]) => ({ name, confidence, version })),
+      excludes: listAt(this.#excludes, i),
+      requires: listAt(this.#requires, i),
+      requiresCategory: this.#categoryNames(this.#requiredCategoryIds.at(i)!),
     };
   }
 
   /** The index of the technology named `name`, or undefined. */
   indexOf(name: string): number | undefined {
     const order = this.#techs.nameOrder;
-    const at = lowerBound(order, (i) => this.#techs.name[i], name);
-    return at < order.length && this.#techs.name[order[at]] === name ? order[at] : undefined;
+    const at = lowerBound(order, (i) => this.name(i), name);
+    return at < order.length && this.name(order[at]) === name ? order[at] : undefined;
   }
 
   /** The first technology whose `foldName` is `folded`, or undefined. */
   indexOfFolded(folded: string): number | undefined {
     const order = this.#techs.foldedOrder;
-    const key = (i: number) => this.#folded[i] ??= foldName(this.#techs.name[i]);
+    const key = (i: number) => this.#folded[i] ??= foldName(this.name(i));
     const at = lowerBound(order, key, folded);
     return at < order.length && key(order[at]) === folded ? order[at] : undefined;
   }
@@ -595,6 +657,12 @@ export class TechRules {
 
 /** The one empty list that technologies without implies, excludes… share. */
 const NONE: never[] = [];
+
+/** Value `i` of a column of JSON lists ("" for none). */
+function listAt<T>(column: StringColumn, i: number): T[] {
+  const json = column.at(i);
+  return json ? JSON.parse(json) : NONE;
+}
 
 /** Builds the engine's rule set from compiled data (nothing is parsed here). */
 export function buildTechRules(data: RuleData): TechRules {

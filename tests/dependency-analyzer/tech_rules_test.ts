@@ -9,6 +9,10 @@ import {
   loadTechRules,
   type TechRules,
 } from "../../functions/dependency-analyzer/tech_rules.ts";
+import {
+  linearNeeds,
+  loadLinearEngine,
+} from "../../functions/dependency-analyzer/tech_patterns.ts";
 
 Deno.test("the whole rule set loads once, every pattern compiled, with a prefilter for nearly all", async () => {
   const rules = await loadTechRules();
@@ -109,4 +113,29 @@ Deno.test("patterns and technologies are built on first use, once; lookups by na
   assert.equal(rules.keyed.meta.get("a")![0].source, "x");
   assert.equal(rules.keyed.meta.get("b"), undefined);
   assert.equal(rules.text.scriptSrc.pattern(0).version, "\\1");
+});
+
+Deno.test("a linear pattern's needs come from the data, as the build derived them, keyed ones too", async () => {
+  await loadLinearEngine();
+  const raw = {
+    "A": {
+      html: "<link[^>]+(?:foo|bar)-lib\\.css",
+      meta: { generator: ["x+y", "Acme ([\\d.]+)"] },
+    },
+    "B": { meta: { author: "Bcorp (\\d+)" } },
+  };
+  const data = compileRuleData(raw, {}, "", (p) => p !== "x+y");
+  assert.deepEqual(data.text.html.needs, { 0: linearNeeds("<link[^>]+(?:foo|bar)-lib\\.css") });
+  // Keyed patterns are reordered by key: the needs follow their pattern.
+  assert.equal(data.keyed.meta.keys, "generator\nauthor\n");
+  assert.deepEqual(data.keyed.meta.needs, { 1: [["acme "]], 2: [["bcorp "]] });
+  const rules = buildTechRules(JSON.parse(JSON.stringify(data)));
+  const html = rules.text.html.pattern(0);
+  assert.deepEqual(html.needs, [["<link", "-lib.css", ["foo", "bar"]]]);
+  assert.deepEqual(rules.keyed.meta.get("generator")!.map((p) => p.needs), [undefined, [[
+    "acme ",
+  ]]]);
+  // What the needs rule out never reaches re2js; what holds them still matches there.
+  assert.equal(html.regex.exec('<link href="baz-lib.css">'), null);
+  assert.equal(html.regex.exec('<link href="/x/foo-lib.css">')?.[0], '<link href="/x/foo-lib.css');
 });
