@@ -89,7 +89,9 @@ async function parseStreamed(kind: Kind, html: string): Promise<number> {
 
 /**
  * This thread's time on a CPU (Linux's schedstat): on a machine shared with other benchmarks,
- * time spent waiting for a core is left out, which wall time would add at random.
+ * time spent waiting for a core is left out, which wall time would add at random. The kernel
+ * brings it up to date at scheduler ticks, so one run's figure is coarse (a few ms): read
+ * medians over many runs.
  */
 function threadCpuMs(): number {
   return Number(Deno.readTextFileSync("/proc/thread-self/schedstat").split(" ")[0]) / 1e6;
