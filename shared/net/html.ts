@@ -4,13 +4,14 @@
  * streams its events to a handler for a pass that needs no tree; css-select queries it,
  * domutils reads text. Experiments use only these functions.
  */
-import { type Handler, parseDocument, Parser } from "htmlparser2";
+import type { Handler } from "htmlparser2";
 import type { AnyNode, Document, Element, ParentNode } from "domhandler";
 import { selectAll, selectOne } from "css-select";
 import { DomHandler, isTag, isText } from "domhandler";
 import { cooperative } from "../contract/cooperative.ts";
 import { ApiError, type ErrorCode } from "../contract/errors.ts";
 import { SkippingTokenizer } from "./skipping_tokenizer.ts";
+import { LeanParser, type ParseBounds } from "./lean_parser.ts";
 import { BLOCKS } from "./blocks.ts";
 
 export type { AnyNode, Document, Element };
@@ -21,7 +22,9 @@ export type StreamHandler = Partial<Handler>;
 
 /** Parses HTML leniently (as browsers do: never throws on bad markup); entities are decoded. */
 export function parseHtml(html: string): Document {
-  return parseDocument(html, PARSER_OPTIONS);
+  const handler = new DomHandler();
+  new LeanParser(handler, PARSER_OPTIONS).end(html);
+  return handler.root;
 }
 
 const PARSER_OPTIONS = {
@@ -66,83 +69,22 @@ export class HtmlLimitError extends Error {
 }
 
 /**
- * Forwards the parser's events to `inner`, refusing a page nested deeper or with more nodes
- * than `limits` as the events arrive. Nodes are counted as domhandler builds them (adjacent
- * text is one node), so a streaming pass and a tree are bounded alike.
+ * The depth and node bounds of `limits` for the parser, which counts nodes as domhandler builds
+ * them (adjacent text is one node), so a streaming pass and a tree are bounded alike.
  */
-class LimitedHandler implements StreamHandler {
-  private depth = 0;
-  private nodes = 0;
-  /** The last node was text (or a comment): more of it extends that node. */
-  private inText = false;
-  private inComment = false;
-  /** Per-attribute and per-tag-name events: a call each, so passed on only when listened to. */
-  readonly onattribute?: Handler["onattribute"];
-  readonly onopentagname?: Handler["onopentagname"];
-  constructor(private readonly inner: StreamHandler, private readonly limits: ParseLimits) {
-    if (inner.onattribute) this.onattribute = (...args) => inner.onattribute!(...args);
-    if (inner.onopentagname) this.onopentagname = (name) => inner.onopentagname!(name);
-  }
-  private count(): void {
-    this.inText = this.inComment = false;
-    if (++this.nodes > this.limits.maxNodes) {
-      throw new HtmlLimitError("maxNodes", `Page has more than ${this.limits.maxNodes} nodes`);
-    }
-  }
-  onparserinit(parser: Parser): void {
-    this.inner.onparserinit?.(parser);
-  }
-  onreset(): void {
-    this.inner.onreset?.();
-  }
-  onend(): void {
-    this.inner.onend?.();
-  }
-  onerror(error: Error): void {
-    this.inner.onerror?.(error);
-  }
-  onopentag(name: string, attribs: Record<string, string>, isImplied: boolean): void {
-    this.count();
-    if (++this.depth > this.limits.maxDepth) {
-      throw new HtmlLimitError(
-        "maxDepth",
-        `Page nests elements deeper than ${this.limits.maxDepth} levels`,
-      );
-    }
-    this.inner.onopentag?.(name, attribs, isImplied);
-  }
-  onclosetag(name: string, isImplied: boolean): void {
-    this.depth--;
-    this.inText = this.inComment = false;
-    this.inner.onclosetag?.(name, isImplied);
-  }
-  ontext(data: string): void {
-    if (!this.inText) this.count();
-    this.inText = true;
-    this.inner.ontext?.(data);
-  }
-  oncomment(data: string): void {
-    if (!this.inComment) this.count();
-    this.inComment = true;
-    this.inner.oncomment?.(data);
-  }
-  oncommentend(): void {
-    this.inComment = false;
-    this.inner.oncommentend?.();
-  }
-  oncdatastart(): void {
-    this.count();
-    this.inText = true;
-    this.inner.oncdatastart?.();
-  }
-  oncdataend(): void {
-    this.inText = false;
-    this.inner.oncdataend?.();
-  }
-  onprocessinginstruction(name: string, data: string): void {
-    this.count();
-    this.inner.onprocessinginstruction?.(name, data);
-  }
+function parseBounds(limits: ParseLimits): ParseBounds {
+  return {
+    maxDepth: limits.maxDepth,
+    maxNodes: limits.maxNodes,
+    refuse(limit): never {
+      throw limit === "maxDepth"
+        ? new HtmlLimitError(
+          "maxDepth",
+          `Page nests elements deeper than ${limits.maxDepth} levels`,
+        )
+        : new HtmlLimitError("maxNodes", `Page has more than ${limits.maxNodes} nodes`);
+    },
+  };
 }
 
 // The shared cooperative yield lives in the contract layer (link-shortener's QR PNG uses it
@@ -163,7 +105,7 @@ export async function streamHtmlBounded(
   limits: Partial<ParseLimits> = {},
 ): Promise<void> {
   const bounds = { ...DEFAULT_PARSE_LIMITS, ...limits };
-  const parser = new Parser(new LimitedHandler(handler, bounds), PARSER_OPTIONS);
+  const parser = new LeanParser(handler, PARSER_OPTIONS, parseBounds(bounds));
   const started = performance.now();
   const yieldSoon = cooperative();
   for (let at = 0; at < html.length;) {

@@ -46,6 +46,17 @@ const PIECES = [
   "😀",
   "\0",
   "<plaintext>",
+  "<DiV\fclass\u000b=x data-Y = 'z'>",
+  "<a\u00a0b=1 c\rd>",
+  "</di v>",
+  "</SPAN\t>",
+  "<x y z=1/>",
+  "<svg viewBox=0><path d=M/></svg>",
+  "\t",
+  "\f",
+  "\u000b",
+  "\u00a0",
+  "/",
 ];
 
 /** A deterministic random page of PIECES (a failing seed reproduces). */
