@@ -184,12 +184,6 @@ const LESS_THAN = 0x3c;
 const SOLIDUS = 0x2f;
 const DATA_STATE = 0;
 
-/**
- * A whole start tag from its first letter at `pos`, when it is plain (PLAIN_TAG_NAME and
- * PLAIN_ATTRIBUTEs apart by white space, no duplicate, ending in `>` or `/>` in the input
- * written so far): its lowered name, its attributes, whether it closes itself and where its
- * `>` is. Null for anything else, which the stock states then read one character at a time.
- */
 /** A tag read at once: its lowered name, attributes, `/>` and the index of its `>`. */
 interface PlainTag {
   name: string;
@@ -198,6 +192,12 @@ interface PlainTag {
   end: number;
 }
 
+/**
+ * A whole start tag from its first letter at `pos`, when it is plain (PLAIN_TAG_NAME and
+ * PLAIN_ATTRIBUTEs apart by white space, no duplicate, ending in `>` or `/>` in the input
+ * written so far): its lowered name, its attributes, whether it closes itself and where its
+ * `>` is. Null for anything else, which the stock states then read one character at a time.
+ */
 function plainStartTag(html: string, pos: number): PlainTag | null {
   PLAIN_TAG_NAME.lastIndex = pos;
   if (!PLAIN_TAG_NAME.test(html)) return null;
