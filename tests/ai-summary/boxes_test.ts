@@ -109,8 +109,14 @@ Deno.test("boxes: many images in one captioned box or one sentence cost linear t
     };
     await time(2_000);
     // 8x the images cost well under 64x (a climb or a sibling scan per image is quadratic).
-    const big = Math.min(await time(16_000), await time(16_000));
-    const ratio = big / Math.max(0.05, await time(2_000));
+    // Each size's best of three, taken in turn, so a pause of the machine under load
+    // inflates neither side.
+    let [small, big] = [Infinity, Infinity];
+    for (let round = 0; round < 3; round++) {
+      small = Math.min(small, await time(2_000));
+      big = Math.min(big, await time(16_000));
+    }
+    const ratio = big / Math.max(0.05, small);
     assert.ok(ratio < 32, `kind ${kind}: 8x the images took ${ratio.toFixed(1)}x the time`);
   }
 });
