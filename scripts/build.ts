@@ -6,6 +6,9 @@
  * start-up; see deferDynamicImports). Plus the Swagger UI files that `GET /docs` serves
  * (`DOCS_ASSETS`: shared/contract/docs.ts reads them in dist/ when there is no node_modules).
  *
+ * The HTML entity table of `entities` goes in decoded (scripts/entity_table.ts): unpacking it
+ * at import cost every page route's first request 5-7 ms.
+ *
  * Each entry starts with DEPLOYMENT_PRELUDE (shared/contract/config.ts): a bundle is what is
  * deployed, and a deployment never keeps links or objects on the instance's temporary disk by
  * default (a binding with no variable answers its contract error naming the variables).
@@ -20,6 +23,7 @@
 import { SLUGS } from "./experiments.ts";
 import { DOCS_ASSETS } from "../shared/contract/docs.ts";
 import { DEPLOYMENT_PRELUDE } from "../shared/contract/config.ts";
+import { entityTableInliner } from "./entity_table.ts";
 
 /**
  * Modules that load a native addon: never bundled (see the module doc). Not `@libsql/client`
@@ -208,6 +212,7 @@ export async function build(
   const unknown = slugs.filter((s) => !(SLUGS as readonly string[]).includes(s));
   if (unknown.length > 0) throw new Error(`unknown experiment ${unknown.join(", ")}`);
   const imports = await npmSpecifiers();
+  const inlineEntityTable = await entityTableInliner();
   await Deno.mkdir(dist, { recursive: true });
   const temp = await Deno.makeTempDir({ dir: dist.pathname, prefix: ".bundle_" });
   try {
@@ -224,9 +229,9 @@ export async function build(
       await Deno.remove(chunks, { recursive: true }).catch(() => {});
       await Deno.mkdir(chunks);
       for await (const entry of Deno.readDir(made)) {
-        const code = addRequire(
+        const code = addRequire(inlineEntityTable(
           rewriteExternals(await Deno.readTextFile(`${made}/${entry.name}`), imports),
-        );
+        ));
         if (entry.name === "main.js") {
           // The entry says it is a deployment before its own code runs (serveExperiment reads
           // the environment after every import): no embedded default writes to the disk.

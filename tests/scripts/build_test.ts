@@ -9,6 +9,7 @@ import {
   rewriteChunkImports,
   rewriteExternals,
 } from "../../scripts/build.ts";
+import { entityTableInliner } from "../../scripts/entity_table.ts";
 
 const IMPORTS = {
   "@libsql/client": "npm:@libsql/client@0.18.0",
@@ -83,4 +84,32 @@ Deno.test("build: npm: specifiers come from deno.json, and from deno.lock for de
   const config = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
   assert.equal(specifiers["hono"], config.imports.hono);
   assert.match(specifiers["libsql"], /^npm:libsql@\d+\.\d+\.\d+$/);
+});
+
+Deno.test("build: the packed entity trie becomes the decoded table, which evaluates to entities' own", async () => {
+  const { htmlDecodeTree } = await import("entities/decode");
+  const source = await Deno.readTextFile(
+    new URL("./generated/decode-data-html.js", import.meta.resolve("entities/decode")),
+  );
+  const call = source.match(/decodeTrieDict\(("[^"]*")((?:, *[\d_]+){5})\)/);
+  assert.ok(call, "entities' packed trie call");
+  const [, packed, counts] = call;
+  const inline = await entityTableInliner();
+  // As the minifier writes it: a renamed function, no spaces, no digit separators.
+  const bundled = `const K=(...a)=>{throw Error("unpacked at run time")};` +
+    `export const tree=K(${packed}${counts.replace(/[ _]/g, "")});`;
+  const out = inline(bundled);
+  assert.doesNotMatch(out, /K\("/);
+  const file = await Deno.makeTempFile({ suffix: ".js" });
+  try {
+    await Deno.writeTextFile(file, out);
+    const { tree } = await import(`file://${file}`);
+    assert.ok(tree instanceof Uint16Array);
+    assert.deepEqual(tree, htmlDecodeTree);
+  } finally {
+    await Deno.remove(file);
+  }
+  assert.equal(inline("export const a = 1;"), "export const a = 1;");
+  // The packed string in any other shape stops the build instead of shipping it unpacked.
+  assert.throws(() => inline(`f(${packed}, 1)`), /unknown form/);
 });
