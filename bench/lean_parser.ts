@@ -9,8 +9,9 @@
  * instance, mostly in V8's interpreter, timed as the main thread's CPU time. `warm`: one process, the page parsed in 32 KiB slices
  * with the shared cooperative yield between them (as streamHtmlBounded does), alternating.
  *
- * `deno run -A --config bench/deno.json bench/lean_parser.ts [cold|warm] [--page=FILE]
- * [--runs=N]` (default: both, the 279 KiB news page of bench/cold_path.ts).
+ * `deno task bench lean_parser` gives the rows; `deno run -A --config bench/deno.json
+ * bench/lean_parser.ts [cold|warm] [--page=FILE] [--runs=N]` prints the figures (default: both,
+ * the 279 KiB news page of bench/cold_path.ts).
  */
 import { Parser } from "htmlparser2";
 import type { Handler } from "htmlparser2";
@@ -19,6 +20,7 @@ import { LeanParser, type ParseBounds } from "../shared/net/lean_parser.ts";
 import { SkippingTokenizer } from "../shared/net/skipping_tokenizer.ts";
 import { DEFAULT_PARSE_LIMITS, HtmlLimitError } from "../shared/net/html.ts";
 import { LimitedHandler } from "../tests/support/limited_handler.ts";
+import type { BenchRow } from "./harness.ts";
 
 const OPTIONS = {
   decodeEntities: true,
@@ -102,19 +104,28 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** Medians, their ratio and the median of the runs' paired ratios (each pair ran together). */
-function report(what: string, stock: number[], lean: number[]): void {
-  const [s, l] = [median(stock), median(lean)];
-  const paired = median(lean.map((x, i) => x / stock[i]));
-  console.log(
-    `${what}: stock ${s.toFixed(2)} ms, lean ${l.toFixed(2)} ms, lean/stock ${(l / s).toFixed(2)}` +
-      ` (paired ${paired.toFixed(2)}; ${stock.length} + ${lean.length} runs; load ${
-        Deno.loadavg()[0].toFixed(2)
-      })`,
-  );
+/** One comparison: medians, their ratio and the median of the runs' paired ratios. */
+interface Figures {
+  stock: number;
+  lean: number;
+  paired: number;
+  note: string;
 }
 
-async function cold(page: string, runs: number): Promise<void> {
+/** Medians, their ratio and the median of the runs' paired ratios (each pair ran together). */
+function report(what: string, stock: number[], lean: number[]): Figures {
+  const [s, l] = [median(stock), median(lean)];
+  const paired = median(lean.map((x, i) => x / stock[i]));
+  const note = `${stock.length} + ${lean.length} runs, alternating; paired ratio ` +
+    `${paired.toFixed(2)}; load ${Deno.loadavg()[0].toFixed(2)}`;
+  console.log(
+    `${what}: stock ${s.toFixed(2)} ms, lean ${l.toFixed(2)} ms, lean/stock ${(l / s).toFixed(2)}` +
+      ` (${note})`,
+  );
+  return { stock: s, lean: l, paired, note };
+}
+
+async function cold(page: string, runs: number): Promise<Figures> {
   const dir = await Deno.makeTempDir();
   try {
     const bundle = `${dir}/lean_parser.js`;
@@ -144,13 +155,13 @@ async function cold(page: string, runs: number): Promise<void> {
       }
     }
     if (results.size !== 1) throw new Error(`the parsers disagree: ${[...results]}`);
-    report("cold (fresh process, one parse, thread CPU time)", times.stock, times.lean);
+    return report("cold (fresh process, one parse, thread CPU time)", times.stock, times.lean);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 }
 
-async function warm(page: string, runs: number): Promise<void> {
+async function warm(page: string, runs: number): Promise<Figures[]> {
   const html = Deno.readTextFileSync(page);
   const times: Record<Kind, number[]> = { stock: [], lean: [] };
   for (let i = 0; i < 20; i++) await parseStreamed(i % 2 ? "lean" : "stock", html);
@@ -164,7 +175,7 @@ async function warm(page: string, runs: number): Promise<void> {
   if (await parseStreamed("lean", html) !== await parseStreamed("stock", html)) {
     throw new Error("the parsers disagree");
   }
-  report("warm (one process, streamed)", times.stock, times.lean);
+  const streamed = report("warm (one process, streamed)", times.stock, times.lean);
   // The parse alone: no pause (a pause past the 25 ms slice adds a timer's wait to a run).
   const sync: Record<Kind, number[]> = { stock: [], lean: [] };
   for (let i = 0; i < runs; i++) {
@@ -174,7 +185,61 @@ async function warm(page: string, runs: number): Promise<void> {
       sync[kind].push(performance.now() - started);
     }
   }
-  report("warm (one process, parse only)", sync.stock, sync.lean);
+  return [streamed, report("warm (one process, parse only)", sync.stock, sync.lean)];
+}
+
+/** The page these figures are on: bench/cold_path.ts's news page, in a temporary file. */
+async function newsPageFile(): Promise<string> {
+  // Not a literal: the bundle the children run leaves cold_path.ts out.
+  const coldPath = "./cold_path.ts";
+  const { newsPage } = await import(coldPath);
+  const page = await Deno.makeTempFile({ suffix: ".html" });
+  Deno.writeFileSync(page, newsPage().html);
+  return page;
+}
+
+/** A lean/stock row; the lean parser must not be slower where the target says so. */
+function row(measure: string, f: Figures, target: number | null, page: string): BenchRow {
+  return {
+    measure,
+    unit: "ms",
+    project: f.lean,
+    baseline: f.stock,
+    ratio: f.lean / f.stock,
+    target: target === null ? "info" : `<= ${target}x`,
+    pass: target === null || f.lean <= f.stock * target,
+    note: `shared/net/lean_parser.ts against htmlparser2's Parser + the old bounds wrapper, ` +
+      `both with the skipping tokenizer, /analyze's kind of handler, ${page}; ${f.note}`,
+  };
+}
+
+/** The rows: the warm parse (streamed as the routes do, and alone) and a fresh instance's. */
+export async function run(): Promise<BenchRow[]> {
+  const page = await newsPageFile();
+  const note = "the 279 KiB news page of bench/cold_path.ts";
+  try {
+    const [streamed, alone] = await warm(page, 45);
+    const first = await cold(page, 9);
+    return [
+      row("lean parser, warm: one page streamed in slices", streamed, 1, note),
+      row("lean parser, warm: one page, the parse alone", alone, 1, note),
+      row("lean parser, cold: a fresh process's first parse (thread CPU)", first, null, note),
+    ];
+  } catch (err) {
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+    return [{
+      measure: "lean parser, warm: one page streamed in slices",
+      unit: "",
+      project: NaN,
+      baseline: null,
+      ratio: NaN,
+      target: "runs",
+      pass: false,
+      error: message,
+    }];
+  } finally {
+    await Deno.remove(page);
+  }
 }
 
 if (import.meta.main) {
@@ -188,14 +253,7 @@ if (import.meta.main) {
   } else {
     const flag = (name: string) =>
       Deno.args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-    // Not a literal: the bundle the children run leaves cold_path.ts out.
-    const coldPath = "./cold_path.ts";
-    const { newsPage } = await import(coldPath);
-    let page = flag("page");
-    if (!page) {
-      page = await Deno.makeTempFile({ suffix: ".html" });
-      Deno.writeFileSync(page, newsPage().html);
-    }
+    const page = flag("page") ?? await newsPageFile();
     const runs = Number(flag("runs") ?? 9);
     if (mode !== "warm") await cold(page, runs);
     if (mode !== "cold") await warm(page, runs * 5);
