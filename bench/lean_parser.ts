@@ -20,7 +20,7 @@ import { LeanParser, type ParseBounds } from "../shared/net/lean_parser.ts";
 import { SkippingTokenizer } from "../shared/net/skipping_tokenizer.ts";
 import { DEFAULT_PARSE_LIMITS, HtmlLimitError } from "../shared/net/html.ts";
 import { LimitedHandler } from "../tests/support/limited_handler.ts";
-import type { BenchRow } from "./harness.ts";
+import { type BenchRow, errorRow } from "./harness.ts";
 
 const OPTIONS = {
   decodeEntities: true,
@@ -226,17 +226,7 @@ export async function run(): Promise<BenchRow[]> {
       row("lean parser, cold: a fresh process's first parse (thread CPU)", first, null, note),
     ];
   } catch (err) {
-    const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
-    return [{
-      measure: "lean parser, warm: one page streamed in slices",
-      unit: "",
-      project: NaN,
-      baseline: null,
-      ratio: NaN,
-      target: "runs",
-      pass: false,
-      error: message,
-    }];
+    return [errorRow("lean parser, warm: one page streamed in slices", err)];
   } finally {
     await Deno.remove(page);
   }
