@@ -97,6 +97,30 @@ const PIECES = [
   "<plaintext>",
 ];
 
+/**
+ * How many times the tokenizer of `make(options)` runs the state methods `names` while it reads
+ * `html` (each wrapped to count its calls).
+ */
+function stateSteps(
+  make: MakeParser,
+  names: readonly string[],
+  html: string,
+  options: Parameters<MakeParser>[0] = {},
+): number {
+  const t = make(options).tokenizer;
+  const states = t as unknown as Record<string, (cp: number) => void>;
+  let steps = 0;
+  for (const name of names) {
+    const state = states[name];
+    states[name] = function (this: unknown, cp: number) {
+      steps++;
+      state.call(this, cp);
+    };
+  }
+  t.write(html, true);
+  return steps;
+}
+
 /** A deterministic random page of PIECES (a failing seed reproduces). */
 const randomPage = (seed: number, length: number) => randomMarkup(PIECES, seed, length);
 
@@ -130,18 +154,8 @@ Deno.test("skippingParser: plain tags are read whole, the rest by the stock stat
   const plain = '<div class="a b" id=x hidden><img src=/p.png alt="" /></div><x-y data-z=1>';
   const other = "<a href='x&amp;y'>z</a><p a=1 A=2>q</p>"; // a reference; a duplicate
   // Counted through the state the stock tokenizer enters for each attribute's name.
-  const count = (make: MakeParser, html: string, locations = false) => {
-    const parser = make({ sourceCodeLocationInfo: locations });
-    const t = parser.tokenizer as unknown as { _stateAttributeName(cp: number): void };
-    const stock = t._stateAttributeName;
-    let steps = 0;
-    t._stateAttributeName = function (this: unknown, cp: number) {
-      steps++;
-      stock.call(this, cp);
-    };
-    parser.tokenizer.write(html, true);
-    return steps;
-  };
+  const count = (make: MakeParser, html: string, locations = false) =>
+    stateSteps(make, ["_stateAttributeName"], html, { sourceCodeLocationInfo: locations });
   assert.equal(count(skipping, plain), 0);
   assert.ok(count(stock, plain) > 10);
   assert.ok(count(skipping, other) > 0);
@@ -149,20 +163,8 @@ Deno.test("skippingParser: plain tags are read whole, the rest by the stock stat
   // With locations (recorded per attribute), every tag goes through them.
   assert.ok(count(skipping, plain, true) > 0);
   // In the data state, a plain tag is read from its `<`: the tag open states never run.
-  const opens = (make: MakeParser, html: string) => {
-    const parser = make({});
-    const t = parser.tokenizer as unknown as Record<string, (cp: number) => void>;
-    let steps = 0;
-    for (const name of ["_stateTagOpen", "_stateEndTagOpen"]) {
-      const stock = t[name];
-      t[name] = function (this: unknown, cp: number) {
-        steps++;
-        stock.call(this, cp);
-      };
-    }
-    parser.tokenizer.write(html, true);
-    return steps;
-  };
+  const opens = (make: MakeParser, html: string) =>
+    stateSteps(make, ["_stateTagOpen", "_stateEndTagOpen"], html);
   assert.equal(opens(skipping, `${plain}\n  </x-y> text</div>`), 0);
   assert.equal(opens(stock, `${plain}\n  </x-y> text</div>`), 9);
   assert.equal(opens(skipping, other), 2); // the two start tags that are not plain
@@ -191,18 +193,8 @@ Deno.test("skippingParser: long runs come out whole, references decoded around t
 
 Deno.test("skippingParser: its tokenizer skips (fewer state steps than stock)", () => {
   // Counted through the state method the loop calls per character in text.
-  const count = (make: MakeParser) => {
-    const parser = make({});
-    const t = parser.tokenizer as unknown as { _stateData(cp: number): void };
-    const stateData = t._stateData;
-    let steps = 0;
-    t._stateData = function (this: unknown, cp: number) {
-      steps++;
-      stateData.call(this, cp);
-    };
-    parser.tokenizer.write(`<p>${"abcdefghij ".repeat(1000)}</p>`, true);
-    return steps;
-  };
+  const count = (make: MakeParser) =>
+    stateSteps(make, ["_stateData"], `<p>${"abcdefghij ".repeat(1000)}</p>`);
   const [fast, slow] = [count(skipping), count(stock)];
   assert.ok(fast * 4 < slow, `${fast} steps vs ${slow}`);
 });
