@@ -269,8 +269,8 @@ export function isHidden(el: Element): boolean {
   }
   return false;
 }
-/** Any of HIDDEN_CLASSES within a class list (each name holds one of these). */
-const MAY_HIDE = /hid|sr-only|screen-reader|d-none|offscreen|invisible/;
+/** Any of HIDDEN_CLASSES within a class list (made from the set: a name added there counts). */
+const MAY_HIDE = new RegExp([...HIDDEN_CLASSES].map(RegExp.escape).join("|"));
 
 /** The next element in document order (into children unless `skipChildren`). */
 function nextElement(node: Element, skipChildren = false): Element | null {
