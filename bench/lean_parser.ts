@@ -16,25 +16,14 @@
 import { Parser } from "htmlparser2";
 import type { Handler } from "htmlparser2";
 import { cooperative } from "../shared/contract/cooperative.ts";
-import { LeanParser, type ParseBounds } from "../shared/net/lean_parser.ts";
-import { SkippingTokenizer } from "../shared/net/skipping_tokenizer.ts";
-import { DEFAULT_PARSE_LIMITS, HtmlLimitError } from "../shared/net/html.ts";
+import { LeanParser } from "../shared/net/lean_parser.ts";
+import { DEFAULT_PARSE_LIMITS, parseBounds, PARSER_OPTIONS } from "../shared/net/html.ts";
 import { LimitedHandler } from "../tests/support/limited_handler.ts";
 import { type BenchRow, errorRow } from "./harness.ts";
 
-const OPTIONS = {
-  decodeEntities: true,
-  lowerCaseAttributeNames: true,
-  Tokenizer: SkippingTokenizer,
-};
+const OPTIONS = PARSER_OPTIONS;
 const LIMITS = { ...DEFAULT_PARSE_LIMITS };
-const BOUNDS: ParseBounds = {
-  maxDepth: LIMITS.maxDepth,
-  maxNodes: LIMITS.maxNodes,
-  refuse(limit): never {
-    throw new HtmlLimitError(limit, limit);
-  },
-};
+const BOUNDS = parseBounds(LIMITS);
 
 type Kind = "stock" | "lean";
 

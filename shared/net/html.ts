@@ -27,7 +27,8 @@ export function parseHtml(html: string): Document {
   return handler.root;
 }
 
-const PARSER_OPTIONS = {
+/** The options of every parse here (tests and benchmarks compare parsers under them). */
+export const PARSER_OPTIONS = {
   decodeEntities: true,
   lowerCaseAttributeNames: true,
   Tokenizer: SkippingTokenizer,
@@ -72,7 +73,7 @@ export class HtmlLimitError extends Error {
  * The depth and node bounds of `limits` for the parser, which counts nodes as domhandler builds
  * them (adjacent text is one node), so a streaming pass and a tree are bounded alike.
  */
-function parseBounds(limits: ParseLimits): ParseBounds {
+export function parseBounds(limits: ParseLimits): ParseBounds {
   return {
     maxDepth: limits.maxDepth,
     maxNodes: limits.maxNodes,

@@ -3,7 +3,12 @@ import { type Handler, parseDocument, Parser, Tokenizer } from "htmlparser2";
 import { DomHandler } from "domhandler";
 import { LeanParser, type ParseBounds } from "../../../shared/net/lean_parser.ts";
 import { SkippingTokenizer } from "../../../shared/net/skipping_tokenizer.ts";
-import { HtmlLimitError, parseHtml } from "../../../shared/net/html.ts";
+import {
+  type HtmlLimitError,
+  parseBounds,
+  parseHtml,
+  PARSER_OPTIONS,
+} from "../../../shared/net/html.ts";
 import { type MakeParser, parserEvents } from "../../support/parser_events.ts";
 import { randomMarkup } from "../../support/random_markup.ts";
 import { LimitedHandler } from "../../support/limited_handler.ts";
@@ -137,18 +142,7 @@ Deno.test("the lean parser refuses a page where stock events through the old bou
       maxMillis: 1e9,
       sliceChars: 1e9,
     };
-    const bounds: ParseBounds = {
-      maxDepth: limits.maxDepth,
-      maxNodes: limits.maxNodes,
-      refuse(limit): never {
-        throw new HtmlLimitError(
-          limit,
-          limit === "maxDepth"
-            ? `Page nests elements deeper than ${limits.maxDepth} levels`
-            : `Page has more than ${limits.maxNodes} nodes`,
-        );
-      },
-    };
+    const bounds = parseBounds(limits);
     const run = (make: (h: Partial<Handler>) => Parser) => {
       const events: string[] = [];
       // A handler with no per-attribute or tag-name listener, as the routes' handlers.
@@ -169,11 +163,7 @@ Deno.test("the lean parser refuses a page where stock events through the old bou
       }
       return events;
     };
-    const options = {
-      decodeEntities: true,
-      lowerCaseAttributeNames: true,
-      Tokenizer: SkippingTokenizer,
-    };
+    const options = PARSER_OPTIONS;
     const actual = run((h) => new LeanParser(h, options, bounds));
     const expected = run((h) => new Parser(new LimitedHandler(h, limits), options));
     assert.deepEqual(actual, expected, `seed ${seed}: ${JSON.stringify(html)}`);
@@ -185,11 +175,7 @@ Deno.test("the lean parser refuses a page where stock events through the old bou
 Deno.test("the lean parser builds the same domhandler tree as the stock parser, bounded", () => {
   for (let seed = 1; seed <= 100; seed++) {
     const html = randomPage(seed, 80);
-    const options = {
-      decodeEntities: true,
-      lowerCaseAttributeNames: true,
-      Tokenizer: SkippingTokenizer,
-    };
+    const options = PARSER_OPTIONS;
     const a = new DomHandler();
     const bounds: ParseBounds = { maxDepth: 1e9, maxNodes: 1e9, refuse: () => assert.fail() };
     new LeanParser(a, options, bounds).end(html);
