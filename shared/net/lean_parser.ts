@@ -197,6 +197,13 @@ function emitText(p: Internals, data: string): void {
   p.cbs.ontext?.(data);
 }
 
+/** Emits an open tag: a node, one level deeper (bounds' `maxNodes`, `maxDepth`). */
+function emitOpen(p: Internals, name: string, attribs: Record<string, string>, implied: boolean) {
+  countNode(p);
+  if (++p.depth > p.bounds.maxDepth) p.bounds.refuse("maxDepth");
+  p.cbs.onopentag?.(name, attribs, implied);
+}
+
 /** Emits a close tag (depth back one). */
 function emitClose(p: Internals, name: string, implied: boolean): void {
   p.depth--;
@@ -256,9 +263,7 @@ lean.endOpenTag = function (this: Internals, isImplied: boolean): void {
   const name = this.tagname;
   const attribs = this.attribs;
   if (attribs) {
-    countNode(this);
-    if (++this.depth > this.bounds.maxDepth) this.bounds.refuse("maxDepth");
-    this.cbs.onopentag?.(name, attribs, isImplied);
+    emitOpen(this, name, attribs, isImplied);
     this.attribs = null;
   }
   if (this.voidTag) {
@@ -285,9 +290,7 @@ lean.onclosetag = function (this: Internals, start: number, endIndex: number): v
   } else if (name === "br") {
     // `</br>` is an implied `<br>`, closed at once.
     this.cbs.onopentagname?.("br");
-    countNode(this);
-    if (++this.depth > this.bounds.maxDepth) this.bounds.refuse("maxDepth");
-    this.cbs.onopentag?.("br", {}, true);
+    emitOpen(this, "br", {}, true);
     emitClose(this, "br", false);
   }
   this.startIndex = endIndex + 1;
