@@ -9,7 +9,7 @@ import {
   rewriteChunkImports,
   rewriteExternals,
 } from "../../scripts/build.ts";
-import { entityTableInliner } from "../../scripts/entity_table.ts";
+import { decodeData9, entityTableInliner } from "../../scripts/entity_table.ts";
 
 const IMPORTS = {
   "@libsql/client": "npm:@libsql/client@0.18.0",
@@ -112,4 +112,29 @@ Deno.test("build: the packed entity trie becomes the decoded table, which evalua
   assert.equal(inline("export const a = 1;"), "export const a = 1;");
   // The packed string in any other shape stops the build instead of shipping it unpacked.
   assert.throws(() => inline(`f(${packed}, 1)`), /unknown form/);
+});
+
+Deno.test("build: parse5's entity data becomes its decoded tables, equal to entities' own", async () => {
+  const tables = await decodeData9();
+  assert.ok(tables.keys.length > 0 && tables.middles.length > 0);
+  const inline = await entityTableInliner();
+  // As the bundler writes it: renamed, with its name kept, declared then called once on the
+  // packed array (whose second string is the tables' values).
+  const declared = `function zs(e){throw Error("built at run time")}i(zs,"initDecodeData");`;
+  const bundled =
+    `const i=(f,n)=>f;${declared}var js=["packed",${JSON.stringify(tables.values)}];` +
+    `export const data=zs(js);`;
+  const out = inline(bundled);
+  assert.doesNotMatch(out, /=zs\(js\)/);
+  const file = await Deno.makeTempFile({ suffix: ".js" });
+  try {
+    await Deno.writeTextFile(file, out);
+    const { data } = await import(`file://${file}`);
+    assert.deepEqual(data, tables);
+  } finally {
+    await Deno.remove(file);
+  }
+  // Not exactly one call stops the build.
+  assert.throws(() => inline(`${declared}var a=zs(js),b=zs(xs);`), /2 calls/);
+  assert.throws(() => inline(declared), /0 calls/);
 });
