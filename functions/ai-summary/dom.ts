@@ -50,8 +50,33 @@ export function textContent(node: AnyNode): string {
  * garbage.
  */
 export function innerTextLength(node: AnyNode): number {
+  return textRun(node).length;
+}
+
+/** What a subtree's text adds to an enclosing one's `innerText` (see {@link textRun}). */
+export interface TextRun {
+  /** `innerText(subtree).length`. */
+  length: number;
+  /** It holds a character that is not white space. */
+  text: boolean;
+  /** White space comes before its first such character (with none: it holds white space). */
+  lead: boolean;
+  /** White space comes after its last such character (with none: it holds white space). */
+  trail: boolean;
+}
+
+/**
+ * `node`'s {@link TextRun}, read as `innerTextLength` reads it; an element for which `known`
+ * gives a run is taken as that run instead of being walked again, so that measuring nested
+ * elements inner first walks each node about once (the reader's link densities).
+ */
+export function textRun(
+  node: AnyNode,
+  known?: (el: Element) => TextRun | undefined,
+): TextRun {
   let length = 0;
   let started = false;
+  let lead = false;
   let space = false;
   const stack: AnyNode[] = [node];
   while (stack.length > 0) {
@@ -63,17 +88,36 @@ export function innerTextLength(node: AnyNode): number {
         if (data.length > 0) space = true;
         continue;
       }
-      if (started && (space || trimmed.length !== data.length && isSpaceAt(data, 0))) length++;
+      const before = space || trimmed.length !== data.length && isSpaceAt(data, 0);
+      if (started) {
+        if (before) length++;
+      } else lead = before;
       length += SPACES.test(trimmed) ? trimmed.replace(SPACE_RUNS, " ").length : trimmed.length;
       started = true;
       space = isSpaceAt(data, data.length - 1);
-    } else {
-      const kids = childrenOf(n);
-      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+      continue;
     }
+    const run = known && n !== node && isElement(n) ? known(n) : undefined;
+    if (run) {
+      if (!run.text) {
+        if (run.trail) space = true;
+        continue;
+      }
+      const before = space || run.lead;
+      if (started) {
+        if (before) length++;
+      } else lead = before;
+      length += run.length;
+      started = true;
+      space = run.trail;
+      continue;
+    }
+    const kids = childrenOf(n);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
   }
-  return length;
+  return { length, text: started, lead: started ? lead : space, trail: space };
 }
+
 /** Two or more white space characters (what `innerText` makes one space). */
 const SPACES = /\s{2}/;
 const SPACE_RUNS = /\s{2,}/g;

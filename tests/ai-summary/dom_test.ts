@@ -14,6 +14,8 @@ import {
   relinkChildren,
   replace,
   textContent,
+  type TextRun,
+  textRun,
 } from "../../functions/ai-summary/dom.ts";
 import { bodyOf, parseTree } from "../../functions/ai-summary/tree.ts";
 import render from "dom-serializer";
@@ -172,4 +174,56 @@ Deno.test("innerTextLength: innerText's length without the text, every kind of w
     assert.equal(innerTextLength(body), innerText(body).length, JSON.stringify(html));
   }
   assert.equal(innerTextLength(bodyOf(await parseTree("<p> a  b\u00a0\n c </p>"))!), 5);
+});
+
+/** Nested markup with links, white space of every kind and text: the pieces of random pages. */
+const NESTED = [
+  "<div>",
+  "</div>",
+  "<p>",
+  "</p>",
+  "<a href=#x>",
+  "<a href=/y>",
+  "</a>",
+  "<b>",
+  "</b>",
+  " ",
+  "\n",
+  "\u00a0",
+  "word",
+  "two  words",
+  " lead",
+  "trail ",
+  "<br>",
+  "<!-- c -->",
+];
+
+/** A deterministic random page of NESTED pieces. */
+function nestedPage(seed: number, pieces: number): string {
+  let x = seed;
+  let html = "<div>";
+  for (let i = 0; i < pieces; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    html += NESTED[(x >>> 0) % NESTED.length];
+  }
+  return html;
+}
+
+Deno.test("textRun: measuring inner elements first and taking their runs gives the same runs", async () => {
+  for (let seed = 1; seed <= 200; seed++) {
+    const html = nestedPage(seed, 40);
+    const body = bodyOf(await parseTree(html))!;
+    const all = descendants(body);
+    const runs = new Map<Element, TextRun>();
+    // Reverse document order: inner elements first.
+    for (const el of [...all].reverse()) {
+      const run = textRun(el, (e) => runs.get(e));
+      assert.deepEqual(run, textRun(el), JSON.stringify(html));
+      assert.equal(run.length, innerText(el).length, JSON.stringify(html));
+      runs.set(el, run);
+    }
+    assert.deepEqual(textRun(body, (e) => runs.get(e)), textRun(body));
+  }
 });
