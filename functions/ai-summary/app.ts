@@ -27,20 +27,11 @@ import { SUMMARY_ADMISSION } from "./config.ts";
 
 /**
  * The page reader (HTML parser, readable pass), loaded by the first `/summary` rather than
- * at start-up, where it would cost every cold start (bench/cold_start.ts). Once loaded, it
- * warms itself on a small page while the route's fetch waits (warm_up.ts).
+ * at start-up, where it would cost every cold start (bench/cold_start.ts).
  */
-const loadReader = onFirstUse(async () => {
-  const reader = await import("./page_text.ts");
-  void reader.warmUpReader();
-  return reader;
-});
+const loadReader = onFirstUse(() => import("./page_text.ts"));
 /** The `/read` pipeline (reader, sanitiser, Markdown writer), loaded by the first `/read`. */
-const loadRead = onFirstUse(async () => {
-  const read = await import("./read.ts");
-  void read.warmUpReader();
-  return read;
-});
+const loadRead = onFirstUse(() => import("./read.ts"));
 
 /** The page at `url` through the safe fetch; a failed fetch or an HTTP error is `code`. */
 async function fetchPage(

@@ -56,8 +56,5 @@ export function plainText(raw: string): string {
     .filter((line) => line.length > 0).join("\n");
 }
 
-/** The reader's warm-up, for the app, which loads this module lazily (warm_up.ts). */
-export { warmUpReader } from "./warm_up.ts";
-
 /** The reader's limits for a budget (tree.ts), for the app, which loads this module lazily. */
 export { readerLimits } from "./tree.ts";

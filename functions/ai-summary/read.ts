@@ -190,6 +190,3 @@ function escapeHtml(text: string): string {
 
 /** The reader's limits for a budget (tree.ts), for the app, which loads this module lazily. */
 export { readerLimits } from "./tree.ts";
-
-/** The reader's warm-up, for the app, which loads this module lazily (warm_up.ts). */
-export { warmUpReader } from "./warm_up.ts";
