@@ -455,7 +455,8 @@ export async function linkDensities(
     links.set(el, sum);
     density.set(el, run.length === 0 ? 0 : sum / run.length);
   }
-  return candidates.map((c) => density.get(c)!);
+  // A candidate outside `root` (the callers have none) is measured on its own.
+  return candidates.map((c) => density.get(c) ?? linkDensity(c));
 }
 
 function isPhrasing(node: AnyNode): boolean {
