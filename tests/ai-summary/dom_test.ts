@@ -19,6 +19,7 @@ import {
 } from "../../functions/ai-summary/dom.ts";
 import { bodyOf, parseTree } from "../../functions/ai-summary/tree.ts";
 import render from "dom-serializer";
+import { randomMarkup } from "../support/random_markup.ts";
 import type { Element } from "domhandler";
 
 Deno.test("textContent and descendants walk 100,000 levels without recursion", async () => {
@@ -198,22 +199,9 @@ const NESTED = [
   "<!-- c -->",
 ];
 
-/** A deterministic random page of NESTED pieces. */
-function nestedPage(seed: number, pieces: number): string {
-  let x = seed;
-  let html = "<div>";
-  for (let i = 0; i < pieces; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    html += NESTED[(x >>> 0) % NESTED.length];
-  }
-  return html;
-}
-
 Deno.test("textRun: measuring inner elements first and taking their runs gives the same runs", async () => {
   for (let seed = 1; seed <= 200; seed++) {
-    const html = nestedPage(seed, 40);
+    const html = `<div>${randomMarkup(NESTED, seed, 40)}`;
     const body = bodyOf(await parseTree(html))!;
     const all = descendants(body);
     const runs = new Map<Element, TextRun>();
