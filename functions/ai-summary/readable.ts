@@ -407,27 +407,15 @@ export async function linkDensities(
 ): Promise<number[]> {
   // Reverse document order puts every candidate after the candidates inside it.
   const wanted = new Set(candidates);
-  const order: Element[] = [];
-  const stack: Element[] = [root];
-  for (let seen = 0; stack.length > 0;) {
-    if ((++seen & 1023) === 0) await yieldSoon();
-    const el = stack.pop()!;
-    if (wanted.has(el)) order.push(el);
-    for (let i = el.children.length - 1; i >= 0; i--) {
-      const kid = el.children[i];
-      if (isElement(kid)) stack.push(kid);
-    }
-  }
+  const order = [root, ...descendants(root)].filter((el) => wanted.has(el));
   const runs = new Map<Element, TextRun>();
   const links = new Map<Element, number>();
   const known = (el: Element) => runs.get(el);
-  const linkText = new Map<Element, number>();
-  const density = new Map<Element, number>();
   for (let k = order.length - 1; k >= 0; k--) {
     await yieldSoon();
     const el = order[k];
-    const run = textRun(el, known);
-    // Link text under `el`: a measured candidate's as measured, other links' walked.
+    // Link text under `el`: a measured candidate's as measured, other links' walked (each
+    // element is walked by its nearest candidate only, the outer ones stopping there).
     let sum = 0;
     const below: Element[] = [];
     for (let i = el.children.length - 1; i >= 0; i--) {
@@ -437,11 +425,7 @@ export async function linkDensities(
     while (below.length > 0) {
       const d = below.pop()!;
       const inner = links.get(d);
-      if (d.name === "a") {
-        let length = runs.get(d)?.length ?? linkText.get(d);
-        if (length === undefined) linkText.set(d, length = textRun(d, known).length);
-        sum += length * linkWeight(d);
-      }
+      if (d.name === "a") sum += (runs.get(d) ?? textRun(d, known)).length * linkWeight(d);
       if (inner !== undefined) {
         sum += inner;
         continue;
@@ -451,12 +435,15 @@ export async function linkDensities(
         if (isElement(kid)) below.push(kid);
       }
     }
-    runs.set(el, run);
+    runs.set(el, textRun(el, known));
     links.set(el, sum);
-    density.set(el, run.length === 0 ? 0 : sum / run.length);
   }
-  // A candidate outside `root` (the callers have none) is measured on its own.
-  return candidates.map((c) => density.get(c) ?? linkDensity(c));
+  return candidates.map((c) => {
+    const length = runs.get(c)?.length;
+    // A candidate outside `root` (the callers have none) is measured on its own.
+    if (length === undefined) return linkDensity(c);
+    return length === 0 ? 0 : links.get(c)! / length;
+  });
 }
 
 function isPhrasing(node: AnyNode): boolean {
