@@ -86,6 +86,17 @@ Deno.test("build: npm: specifiers come from deno.json, and from deno.lock for de
   assert.match(specifiers["libsql"], /^npm:libsql@\d+\.\d+\.\d+$/);
 });
 
+/** The exports of `code` run as a module (from a temporary file). */
+async function evaluate(code: string): Promise<Record<string, unknown>> {
+  const file = await Deno.makeTempFile({ suffix: ".js" });
+  try {
+    await Deno.writeTextFile(file, code);
+    return await import(`file://${file}`);
+  } finally {
+    await Deno.remove(file);
+  }
+}
+
 Deno.test("build: the packed entity trie becomes the decoded table, which evaluates to entities' own", async () => {
   const { htmlDecodeTree } = await import("entities/decode");
   const source = await Deno.readTextFile(
@@ -100,15 +111,9 @@ Deno.test("build: the packed entity trie becomes the decoded table, which evalua
     `export const tree=K(${packed}${counts.replace(/[ _]/g, "")});`;
   const out = inline(bundled);
   assert.doesNotMatch(out, /K\("/);
-  const file = await Deno.makeTempFile({ suffix: ".js" });
-  try {
-    await Deno.writeTextFile(file, out);
-    const { tree } = await import(`file://${file}`);
-    assert.ok(tree instanceof Uint16Array);
-    assert.deepEqual(tree, htmlDecodeTree);
-  } finally {
-    await Deno.remove(file);
-  }
+  const { tree } = await evaluate(out);
+  assert.ok(tree instanceof Uint16Array);
+  assert.deepEqual(tree, htmlDecodeTree);
   assert.equal(inline("export const a = 1;"), "export const a = 1;");
   // The packed string in any other shape stops the build instead of shipping it unpacked.
   assert.throws(() => inline(`f(${packed}, 1)`), /unknown form/);
@@ -126,14 +131,7 @@ Deno.test("build: parse5's entity data becomes its decoded tables, equal to enti
     `export const data=zs(js);`;
   const out = inline(bundled);
   assert.doesNotMatch(out, /=zs\(js\)/);
-  const file = await Deno.makeTempFile({ suffix: ".js" });
-  try {
-    await Deno.writeTextFile(file, out);
-    const { data } = await import(`file://${file}`);
-    assert.deepEqual(data, tables);
-  } finally {
-    await Deno.remove(file);
-  }
+  assert.deepEqual((await evaluate(out)).data, tables);
   // Not exactly one call stops the build.
   assert.throws(() => inline(`${declared}var a=zs(js),b=zs(xs);`), /2 calls/);
   assert.throws(() => inline(declared), /0 calls/);
