@@ -6,11 +6,14 @@
  * attribute-value states do nothing for a character that is not `<` (or the closing quote)
  * or `&`; here such a run is skipped to the next one of those, which is the same answer. On an
  * instance's first page (code not yet compiled by the JIT) the per-character steps took most
- * of the parse (bench/cold_path.ts). htmlparser2's Parser takes a tokenizer class as an
- * option for this; the two methods replaced are private in its types, hence the casts.
+ * of the parse (bench/cold_path.ts). A plain tag (a close tag, or an open tag whose
+ * attribute values hold no entity) is read in one step too (`readTag`), with the callbacks
+ * the stock states make for it one character at a time; anything else in a tag is handed
+ * back to those states where it starts. htmlparser2's Parser takes a tokenizer class as an
+ * option for this; the methods replaced are private in its types, hence the casts.
  * tests/shared/net/skipping_tokenizer_test.ts checks the events equal the stock tokenizer's.
  */
-import { Tokenizer } from "htmlparser2";
+import { QuoteType, Tokenizer, type TokenizerCallbacks as Callbacks } from "htmlparser2";
 
 /** The fields and methods read here (private in htmlparser2's types). */
 interface Internals {
@@ -18,9 +21,21 @@ interface Internals {
   index: number;
   offset: number;
   decodeEntities: boolean;
+  xmlMode: boolean;
+  recognizeSelfClosing: boolean;
+  state: number;
+  sectionStart: number;
+  isSpecial: boolean;
+  currentSequence: Uint8Array;
+  sequenceIndex: number;
+  cbs: Callbacks;
   stateText(c: number): void;
   handleInAttributeValue(c: number, quote: number): void;
   fastForwardTo(c: number): boolean;
+  enterTagBody(): void;
+  /** Where the next `&` of `ampBuffer` is at or after the last search (its length: none). */
+  ampAt: number;
+  ampBuffer: string | undefined;
 }
 
 const LT = 0x3c;
@@ -46,13 +61,19 @@ function skipTo(t: Internals, stop: RegExp): void {
 const stock = Tokenizer.prototype as unknown as Internals;
 
 /** The tokenizer `streamPage` and `parseHtml` run (see the module doc). */
-export class SkippingTokenizer extends Tokenizer {}
+export class SkippingTokenizer extends Tokenizer {
+  /** `readTag`'s search for `&` (see `Internals`), set from the start: one object shape. */
+  ampAt = 0;
+  ampBuffer: string | undefined = undefined;
+}
 
 const skipping = SkippingTokenizer.prototype as unknown as Internals;
 
 skipping.stateText = function (this: Internals, c: number): void {
   if (c !== LT && c !== AMP && this.decodeEntities) skipTo(this, TEXT_STOP);
-  else stock.stateText.call(this, c);
+  else if (c !== LT || !this.decodeEntities || this.xmlMode || !readTag(this)) {
+    stock.stateText.call(this, c);
+  }
 };
 
 skipping.handleInAttributeValue = function (this: Internals, c: number, quote: number): void {
@@ -71,3 +92,193 @@ skipping.fastForwardTo = function (this: Internals, c: number): boolean {
   this.index = this.buffer.length + this.offset - 1;
   return false;
 };
+
+// The states of htmlparser2's tokenizer a tag passes through (its `State`: not exported).
+const TEXT = 1;
+const IN_SELF_CLOSING_TAG = 4;
+const AFTER_CLOSING_TAG_NAME = 7;
+const BEFORE_ATTRIBUTE_NAME = 8;
+const IN_ATTRIBUTE_NAME = 9;
+const AFTER_ATTRIBUTE_NAME = 10;
+const BEFORE_ATTRIBUTE_VALUE = 11;
+const IN_ATTRIBUTE_VALUE_DQ = 12;
+const IN_ATTRIBUTE_VALUE_SQ = 13;
+const IN_ATTRIBUTE_VALUE_NQ = 14;
+
+const SLASH = 0x2f;
+const GT = 0x3e;
+const EQ = 0x3d;
+const SINGLE_QUOTE = 0x27;
+
+/** The stock tokenizer's empty sequence (no special tag under way): a fresh one holds it. */
+const EMPTY = (new Tokenizer({}, {} as Callbacks) as unknown as Internals).currentSequence;
+
+/**
+ * Tags whose content the stock tokenizer reads as raw text or RCDATA, by first letter: their
+ * open tags are left to it (it tracks the content's end tag while reading the name).
+ */
+const SPECIAL = new Map<number, string[]>();
+for (const name of ["iframe", "noembed", "noframes", "plaintext", "script", "style"]) {
+  SPECIAL.set(name.charCodeAt(0), [...SPECIAL.get(name.charCodeAt(0)) ?? [], name]);
+}
+for (const name of ["title", "textarea", "xmp"]) {
+  SPECIAL.set(name.charCodeAt(0), [...SPECIAL.get(name.charCodeAt(0)) ?? [], name]);
+}
+
+function isWhitespace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0c || c === 0x0d;
+}
+
+function isEndOfTagSection(c: number): boolean {
+  return c === SLASH || c === GT || isWhitespace(c);
+}
+
+function isAsciiAlpha(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+}
+
+/** `buffer[start…end)` is `name`, ASCII case-insensitively (as the stock sequences match). */
+function namedAt(buffer: string, start: number, end: number, name: string): boolean {
+  if (end - start !== name.length) return false;
+  for (let k = 0; k < name.length; k++) {
+    if ((buffer.charCodeAt(start + k) | 0x20) !== name.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/** Where the next `&` at or after `from` is in the current buffer (its length: none). */
+function nextAmp(t: Internals, from: number): number {
+  const buffer = t.buffer;
+  if (t.ampBuffer !== buffer || t.ampAt < from) {
+    const at = buffer.indexOf("&", from);
+    t.ampAt = at < 0 ? buffer.length : at;
+    t.ampBuffer = buffer;
+  }
+  return t.ampAt;
+}
+
+/**
+ * Leaves the rest of a tag to the stock tokenizer: in `state`, with `sectionStart`, its next
+ * step reading the character at `at` (in the buffer; its loop steps onto it).
+ */
+function handOver(t: Internals, state: number, sectionStart: number, at: number): true {
+  t.state = state;
+  t.sectionStart = sectionStart;
+  t.index = t.offset + at - 1;
+  return true;
+}
+
+/**
+ * Reads the tag at `t.index` (a `<` in text) in one step: the same callbacks, with the same
+ * offsets, as the stock tokenizer's character-by-character states, for an open tag with
+ * attributes whose values hold no entity, or a close tag. False (nothing emitted): not such
+ * a tag, the stock tokenizer reads it. A tag that turns out otherwise midway (an entity in a
+ * value, the chunk ending) is handed over in the state the stock one would be in there.
+ */
+function readTag(t: Internals): boolean {
+  const buffer = t.buffer;
+  const offset = t.offset;
+  const length = buffer.length;
+  const lt = t.index - offset;
+  let j = lt + 1;
+  if (j >= length) return false;
+  let c = buffer.charCodeAt(j);
+  const closing = c === SLASH;
+  if (closing) {
+    if (++j >= length) return false;
+    c = buffer.charCodeAt(j);
+  }
+  if (!isAsciiAlpha(c)) return false;
+  const nameStart = j;
+  for (j++; j < length; j++) if (isEndOfTagSection(buffer.charCodeAt(j))) break;
+  // A name the chunk cuts (it may be a raw-text tag's, still being matched there).
+  if (j >= length) return false;
+  const special = closing ? undefined : SPECIAL.get(c | 0x20);
+  if (special?.some((name) => namedAt(buffer, nameStart, j, name))) return false;
+  // What the stock `stateText` does at `<`.
+  if (t.index > t.sectionStart) t.cbs.ontext(t.sectionStart, t.index);
+  if (closing) {
+    t.cbs.onclosetag(offset + nameStart, offset + j);
+    if (buffer.charCodeAt(j) !== GT) {
+      const gt = buffer.indexOf(">", j + 1);
+      if (gt < 0) return handOver(t, AFTER_CLOSING_TAG_NAME, -1, length);
+      j = gt;
+    }
+    return handOver(t, TEXT, offset + j + 1, j + 1);
+  }
+  if (special && !t.cbs.isInForeignContext?.()) {
+    // The stock tokenizer gave up matching a raw-text tag's name.
+    t.isSpecial = false;
+    t.currentSequence = EMPTY;
+    t.sequenceIndex = 0;
+  }
+  t.cbs.onopentagname(offset + nameStart, offset + j);
+  for (;;) {
+    // Before an attribute name (the character at `j` not read yet).
+    while (j < length && isWhitespace(c = buffer.charCodeAt(j))) j++;
+    if (j >= length) return handOver(t, BEFORE_ATTRIBUTE_NAME, -1, j);
+    if (c === GT) {
+      t.cbs.onopentagend(offset + j);
+      t.enterTagBody();
+      t.sectionStart = offset + j + 1;
+      t.index = offset + j;
+      return true;
+    }
+    if (c === SLASH) {
+      for (j++; j < length && isWhitespace(c = buffer.charCodeAt(j));) j++;
+      if (j >= length) return handOver(t, IN_SELF_CLOSING_TAG, -1, j);
+      if (c === GT) {
+        t.cbs.onselfclosingtag(offset + j);
+        t.sectionStart = offset + j + 1;
+        if (t.recognizeSelfClosing) {
+          t.state = TEXT;
+          t.isSpecial = false;
+          t.currentSequence = EMPTY;
+        } else t.enterTagBody();
+        t.index = offset + j;
+        return true;
+      }
+      continue; // read again as before an attribute name
+    }
+    // An attribute name: its first character whatever it is, then up to `=` or a tag section's end.
+    const attribStart = j;
+    for (j++; j < length; j++) {
+      c = buffer.charCodeAt(j);
+      if (c === EQ || isEndOfTagSection(c)) break;
+    }
+    if (j >= length) return handOver(t, IN_ATTRIBUTE_NAME, offset + attribStart, j);
+    t.cbs.onattribname(offset + attribStart, offset + j);
+    const attribEnd = j;
+    while (j < length && isWhitespace(c = buffer.charCodeAt(j))) j++;
+    if (j >= length) return handOver(t, AFTER_ATTRIBUTE_NAME, offset + attribEnd, j);
+    if (c !== EQ) {
+      t.cbs.onattribend(QuoteType.NoValue, offset + attribEnd);
+      continue; // `/`, `>` or the next attribute's name
+    }
+    for (j++; j < length && isWhitespace(c = buffer.charCodeAt(j));) j++;
+    if (j >= length) return handOver(t, BEFORE_ATTRIBUTE_VALUE, offset + attribEnd, j);
+    if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
+      const valueStart = j + 1;
+      const end = buffer.indexOf(c === DOUBLE_QUOTE ? '"' : "'", valueStart);
+      if (end < 0 || nextAmp(t, valueStart) < end) {
+        const state = c === DOUBLE_QUOTE ? IN_ATTRIBUTE_VALUE_DQ : IN_ATTRIBUTE_VALUE_SQ;
+        return handOver(t, state, offset + valueStart, valueStart);
+      }
+      t.cbs.onattribdata(offset + valueStart, offset + end);
+      t.cbs.onattribend(
+        c === DOUBLE_QUOTE ? QuoteType.Double : QuoteType.Single,
+        offset + end + 1,
+      );
+      j = end + 1;
+      continue;
+    }
+    const valueStart = j;
+    for (; j < length; j++) {
+      c = buffer.charCodeAt(j);
+      if (isWhitespace(c) || c === GT || c === AMP) break;
+    }
+    if (j >= length || c === AMP) return handOver(t, IN_ATTRIBUTE_VALUE_NQ, offset + valueStart, j);
+    t.cbs.onattribdata(offset + valueStart, offset + j);
+    t.cbs.onattribend(QuoteType.Unquoted, offset + j);
+  }
+}

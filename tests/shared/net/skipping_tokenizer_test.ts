@@ -57,6 +57,28 @@ const PIECES = [
   "\u000b",
   "\u00a0",
   "/",
+  // Tags read in one step (readTag) and where they are handed back to the stock states.
+  "<SCRIPT>",
+  "<Style>",
+  "<scripts>",
+  "<xmp>",
+  "</xmp>",
+  "<iframe>",
+  "</iframe>",
+  "<noframes>",
+  "<titles>",
+  "<b =c>",
+  "<i / b>",
+  "<br / >",
+  "<a b=&amp;>",
+  "<a b='c'd>",
+  '<a b = "c" >',
+  "<a b=>",
+  "</a x>",
+  "</a",
+  "<a b",
+  "<a b=",
+  '<a b="',
 ];
 
 /** A deterministic random page of PIECES (a failing seed reproduces). */
@@ -84,6 +106,40 @@ Deno.test("the skipping tokenizer agrees without entity decoding and in XML mode
         parserEvents(html, Tokenizer, 5, options),
       );
     }
+  }
+});
+
+Deno.test("a plain tag is read in one step, not by the stock tokenizer's tag states", () => {
+  // The stock states a plain open or close tag passes through, one call per character.
+  const states = [
+    "stateBeforeTagName",
+    "stateInTagName",
+    "stateBeforeAttributeName",
+    "stateInAttributeName",
+    "stateAfterAttributeName",
+    "stateBeforeAttributeValue",
+    "stateInAttributeValueDoubleQuotes",
+    "stateInAttributeValueNoQuotes",
+    "stateBeforeClosingTagName",
+    "stateInClosingTagName",
+  ];
+  const proto = Tokenizer.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const calls = new Map<string, number>();
+  const saved = states.map((name) => [name, proto[name]] as const);
+  for (const [name, method] of saved) {
+    proto[name] = function (this: unknown, ...args: unknown[]) {
+      calls.set(name, (calls.get(name) ?? 0) + 1);
+      return method.apply(this, args);
+    };
+  }
+  try {
+    const html = '<div class="a b" id=main hidden><p>text</p><img src="/x.png" alt=""/></div>';
+    const skipping = parserEvents(html, SkippingTokenizer);
+    assert.deepEqual([...calls], []);
+    assert.deepEqual(skipping, parserEvents(html, Tokenizer));
+    assert.ok(calls.size > 0, "the stock tokenizer goes through its tag states");
+  } finally {
+    for (const [name, method] of saved) proto[name] = method;
   }
 });
 
