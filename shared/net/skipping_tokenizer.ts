@@ -114,16 +114,15 @@ const SINGLE_QUOTE = 0x27;
 const EMPTY = (new Tokenizer({}, {} as Callbacks) as unknown as Internals).currentSequence;
 
 /**
- * Tags whose content the stock tokenizer reads as raw text or RCDATA, by first letter: their
- * open tags are left to it (it tracks the content's end tag while reading the name).
+ * Tags whose content the stock tokenizer reads as raw text or RCDATA, by the char code of their
+ * first letter: their open tags are left to it (it tracks the content's end tag while reading
+ * the name).
  */
-const SPECIAL = new Map<number, string[]>();
+const SPECIAL: (string[] | undefined)[] = [];
 for (const name of ["iframe", "noembed", "noframes", "plaintext", "script", "style"]) {
-  SPECIAL.set(name.charCodeAt(0), [...SPECIAL.get(name.charCodeAt(0)) ?? [], name]);
+  (SPECIAL[name.charCodeAt(0)] ??= []).push(name);
 }
-for (const name of ["title", "textarea", "xmp"]) {
-  SPECIAL.set(name.charCodeAt(0), [...SPECIAL.get(name.charCodeAt(0)) ?? [], name]);
-}
+for (const name of ["title", "textarea", "xmp"]) (SPECIAL[name.charCodeAt(0)] ??= []).push(name);
 
 function isWhitespace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0c || c === 0x0d;
@@ -137,13 +136,15 @@ function isAsciiAlpha(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 }
 
-/** `buffer[start…end)` is `name`, ASCII case-insensitively (as the stock sequences match). */
-function namedAt(buffer: string, start: number, end: number, name: string): boolean {
-  if (end - start !== name.length) return false;
-  for (let k = 0; k < name.length; k++) {
-    if ((buffer.charCodeAt(start + k) | 0x20) !== name.charCodeAt(k)) return false;
+/** `buffer[start…end)` is one of `names`, ASCII case-insensitively (as the stock matches them). */
+function namedAny(buffer: string, start: number, end: number, names: string[]): boolean {
+  for (const name of names) {
+    if (end - start !== name.length) continue;
+    let k = 0;
+    while (k < name.length && (buffer.charCodeAt(start + k) | 0x20) === name.charCodeAt(k)) k++;
+    if (k === name.length) return true;
   }
-  return true;
+  return false;
 }
 
 /** Where the next `&` at or after `from` is in the current buffer (its length: none). */
@@ -193,8 +194,8 @@ function readTag(t: Internals): boolean {
   for (j++; j < length; j++) if (isEndOfTagSection(buffer.charCodeAt(j))) break;
   // A name the chunk cuts (it may be a raw-text tag's, still being matched there).
   if (j >= length) return false;
-  const special = closing ? undefined : SPECIAL.get(c | 0x20);
-  if (special?.some((name) => namedAt(buffer, nameStart, j, name))) return false;
+  const special = closing ? undefined : SPECIAL[c | 0x20];
+  if (special && namedAny(buffer, nameStart, j, special)) return false;
   // What the stock `stateText` does at `<`.
   if (t.index > t.sectionStart) t.cbs.ontext(t.sectionStart, t.index);
   if (closing) {
