@@ -11,6 +11,7 @@
  * at every chunking) and bench/skipping_tokenizer_test.ts (258 real pages).
  */
 import { type Handler, Parser, type ParserOptions } from "htmlparser2";
+import { knownName } from "./known_names.ts";
 
 /** The bounds counted during a parse, as domhandler would build the tree; over one throws. */
 export interface ParseBounds {
@@ -138,8 +139,10 @@ interface Internals {
   buffers: string[];
   bufferOffset: number;
   recognizeSelfClosing: boolean;
+  lowerCaseAttributeNames: boolean;
   options: ParserOptions;
   readTagName(start: number, endIndex: number): string;
+  onattribname(start: number, endIndex: number): void;
   emitOpenTag(name: string): void;
   endOpenTag(isImplied: boolean): void;
   popElement(implied: boolean): void;
@@ -227,11 +230,26 @@ lean.ontextentity = function (this: Internals, cp: number, endIndex: number): vo
 lean.readTagName = function (this: Internals, start: number, endIndex: number): string {
   // No foreign ancestor (the stock parser's common case): lowercased, `image` read as `img`.
   if (this.foreignContext.length === 1) {
-    const name = this.getSlice(start, endIndex).toLowerCase();
+    const name = heldName(this, start, endIndex) ?? this.getSlice(start, endIndex).toLowerCase();
     return name === "image" ? "img" : name;
   }
   return stock.readTagName.call(this, start, endIndex);
 };
+
+lean.onattribname = function (this: Internals, start: number, endIndex: number): void {
+  if (!this.lowerCaseAttributeNames) return stock.onattribname.call(this, start, endIndex);
+  this.startIndex = start;
+  this.attribname = heldName(this, start, endIndex) ??
+    this.getSlice(start, endIndex).toLowerCase();
+};
+
+/** `knownName` of a name within the first buffer still held, else undefined. */
+function heldName(p: Internals, start: number, end: number): string | undefined {
+  const buffer = p.buffers[0];
+  const from = start - p.bufferOffset;
+  const to = end - p.bufferOffset;
+  return from >= 0 && to <= buffer.length ? knownName(buffer, from, to) : undefined;
+}
 
 lean.emitOpenTag = function (this: Internals, name: string): void {
   this.openTagStart = this.startIndex;

@@ -1,0 +1,79 @@
+/**
+ * The names most tags and attributes of real pages have, each held as one string. A name read
+ * from a page that is one of them (ASCII case-insensitively) is returned as that string
+ * instead of a new lowercased slice of the page: no slice and no lowercasing per name, and
+ * the maps the parser looks tags up in and the attribute objects it fills get a string V8 has
+ * already hashed and interned (a new string is hashed, and interned as an object key, on
+ * each use). Any other name is not found here: the caller lowercases a slice as before.
+ */
+
+const TAGS = `html head body title meta link script style noscript base template slot div span p a
+img picture source video audio track iframe embed object param canvas map area svg math ul ol li
+dl dt dd nav header footer main section article aside address h1 h2 h3 h4 h5 h6 hgroup br hr wbr
+strong em b i u s small sub sup mark del ins q cite abbr dfn code kbd samp var time data pre
+blockquote figure figcaption form input button select option optgroup textarea label fieldset
+legend output datalist progress meter table caption colgroup col thead tbody tfoot tr td th
+details summary dialog menu center font g path circle rect line polyline polygon ellipse use
+defs symbol lineargradient radialgradient stop clippath mask text tspan`;
+
+const ATTRIBUTES = `class id href src rel type name content property charset http-equiv itemprop
+itemscope itemtype style alt title width height loading decoding fetchpriority srcset sizes
+media as target role async defer nomodule crossorigin integrity referrerpolicy nonce lang dir
+hidden tabindex value placeholder action method enctype for autocomplete autofocus checked
+selected disabled readonly required multiple min max step maxlength minlength pattern accept
+label rows cols colspan rowspan scope headers datetime download poster preload controls
+autoplay muted loop playsinline sandbox allow allowfullscreen frameborder scrolling border
+cellpadding cellspacing align valign bgcolor color face size span start reversed cite xmlns
+xmlns:xlink xlink:href viewbox fill stroke stroke-width stroke-linecap stroke-linejoin d
+points x y x1 y1 x2 y2 cx cy r rx ry transform opacity focusable version aria-label
+aria-hidden aria-labelledby aria-describedby aria-expanded aria-controls aria-current
+aria-haspopup aria-live aria-selected data-src data-srcset data-id data-type data-testid
+onclick onload onerror translate contenteditable draggable spellcheck accesskey slot is
+translate popover inert`;
+
+/** Table size: a power of two, several times the names (few probes per lookup). */
+const SIZE = 2048;
+const MASK = SIZE - 1;
+/** Longer names are not looked up (long data-* names are rarely repeated). */
+const MAX_LENGTH = 16;
+
+const table: (string | undefined)[] = new Array(SIZE).fill(undefined);
+
+/** ASCII upper case lowered, as `toLowerCase` does it; any other code unchanged. */
+function lowered(c: number): number {
+  return c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+}
+
+function hashOf(text: string, start: number, end: number): number {
+  let h = end - start;
+  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + lowered(text.charCodeAt(i))) | 0;
+  return h & MASK;
+}
+
+/** Every name held (lowercase ASCII; `image` is not one: the parser reads it as `img`). */
+export const KNOWN_NAMES: readonly string[] = [
+  ...new Set(`${TAGS} ${ATTRIBUTES}`.split(/\s+/).filter((name) => name.length <= MAX_LENGTH)),
+];
+
+for (const name of KNOWN_NAMES) {
+  let slot = hashOf(name, 0, name.length);
+  while (table[slot] !== undefined) slot = (slot + 1) & MASK;
+  table[slot] = name;
+}
+
+/**
+ * The held string equal to `text.slice(start, end).toLowerCase()`, or undefined when that is
+ * not one of the names (the caller slices and lowercases then).
+ */
+export function knownName(text: string, start: number, end: number): string | undefined {
+  const length = end - start;
+  if (length > MAX_LENGTH) return undefined;
+  for (let slot = hashOf(text, start, end);; slot = (slot + 1) & MASK) {
+    const name = table[slot];
+    if (name === undefined) return undefined;
+    if (name.length !== length) continue;
+    let k = 0;
+    while (k < length && lowered(text.charCodeAt(start + k)) === name.charCodeAt(k)) k++;
+    if (k === length) return name;
+  }
+}
