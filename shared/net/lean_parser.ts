@@ -21,6 +21,10 @@ export interface ParseBounds {
   maxNodes: number;
   /** Thrown when a bound is passed: `limit` names it. */
   refuse(limit: "maxDepth" | "maxNodes"): never;
+  /** Characters between two calls of `slice` (absent: no calls). */
+  sliceChars?: number;
+  /** Called every `sliceChars` characters: true pauses the parse (`resume()` goes on). */
+  slice?(): boolean;
 }
 
 const UNBOUNDED: ParseBounds = {
@@ -151,6 +155,7 @@ interface Internals {
   getInstructionName(value: string): string;
   isInForeignContext(): boolean;
   reset(): void;
+  pause(): void;
   // Lean state
   /** The tag being opened is void (set by emitOpenTag for endOpenTag). */
   voidTag: boolean;
@@ -406,6 +411,14 @@ lean.onend = function (this: Internals): void {
     for (let i = stack.length - 1; i >= 0; i--) emitClose(this, stack[i], true);
   }
   this.cbs.onend?.();
+};
+
+/** The tokenizer's slice check (shared/net/skipping_tokenizer.ts): pauses when `slice` says. */
+lean.onslice = function (this: Internals): number {
+  const bounds = this.bounds;
+  if (!bounds.slice) return Infinity;
+  if (bounds.slice()) this.pause();
+  return bounds.sliceChars ?? Infinity;
 };
 
 lean.reset = function (this: Internals): void {

@@ -28,11 +28,14 @@ interface Internals {
   isSpecial: boolean;
   currentSequence: Uint8Array;
   sequenceIndex: number;
-  cbs: Callbacks;
+  cbs: Callbacks & { onslice?(): number };
   stateText(c: number): void;
   handleInAttributeValue(c: number, quote: number): void;
   fastForwardTo(c: number): boolean;
   enterTagBody(): void;
+  running: boolean;
+  sliceAt: number;
+  shouldContinue(): boolean;
   /** Where the next `&` of `ampBuffer` is at or after the last search (its length: none). */
   ampAt: number;
   ampBuffer: string | undefined;
@@ -65,9 +68,26 @@ export class SkippingTokenizer extends Tokenizer {
   /** `readTag`'s search for `&` (see `Internals`), set from the start: one object shape. */
   ampAt = 0;
   ampBuffer: string | undefined = undefined;
+  /** Where the next slice check is due (see `shouldContinue`). */
+  sliceAt = 0;
 }
 
 const skipping = SkippingTokenizer.prototype as unknown as Internals;
+
+/**
+ * The loop's test before each step, with a slice check: every so many characters the parser
+ * hears `onslice()` (it may pause the parse, or throw), which answers how many characters
+ * until the next check (none: never). A whole page is written at once and parsed in slices
+ * this way, rather than written in slices: its text stays one flat string, and no tag is cut
+ * between two writes.
+ */
+skipping.shouldContinue = function (this: Internals): boolean {
+  const end = this.buffer.length + this.offset;
+  if (this.index >= this.sliceAt && this.index < end && this.running) {
+    this.sliceAt = this.index + (this.cbs.onslice?.() ?? Infinity);
+  }
+  return this.running && this.index < end;
+};
 
 skipping.stateText = function (this: Internals, c: number): void {
   if (c !== LT && c !== AMP && this.decodeEntities) skipTo(this, TEXT_STOP);

@@ -166,14 +166,19 @@ Deno.test("a parse that takes longer than maxMillis is refused between slices", 
 Deno.test("timers run while a large page is parsed (the parse yields between slices)", async () => {
   let ticks = 0;
   const timer = setInterval(() => ticks++, 0);
+  const page = "<p>text</p>".repeat(100_000);
+  let doc;
   try {
-    await parseHtmlBounded("<p>text</p>".repeat(100_000), { sliceChars: 16 * 1024 });
+    doc = await parseHtmlBounded(page, { sliceChars: 16 * 1024 });
   } finally {
     clearInterval(timer);
   }
   // A parse that never yielded would let no timer run until it ended (0 ticks); the number of
   // yields depends on the machine's speed (one per 25 ms of parsing), so only "some" is asserted.
   assert.ok(ticks >= 2, `only ${ticks} timer ticks during the parse`);
+  // Paused and resumed, it is the tree of one parse without pauses.
+  assert.equal(select(doc, "p").length, 100_000);
+  assert.equal(readableText(doc), readableText(parseHtml(page)));
 });
 
 Deno.test("parsePage turns a limit into the route's 502 with the limit's message", async () => {
