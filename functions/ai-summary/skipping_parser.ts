@@ -321,6 +321,9 @@ export function skippingParser<T extends TreeAdapterTypeMap>(
   return parser;
 }
 
+/** A CR LF pair or a lone CR: one newline of the input stream. */
+const NEWLINES = /\r\n?/g;
+
 /**
  * Gives a skipping parser all of `html` at once (the last chunk) and runs it about
  * `sliceChars` characters at a time, awaiting `between()` after each slice (the tokenizer
@@ -335,6 +338,13 @@ export async function writeInSlices<T extends TreeAdapterTypeMap>(
   between: () => Promise<void>,
 ): Promise<void> {
   const t = parser.tokenizer as unknown as Internals;
+  // The preprocessor reads a CR (with the LF after it) as one LF, a character at a time, so a
+  // run stops at each CR: a page with CRLF line ends took a stock step per line. Turned into
+  // LF up front (the HTML standard's input stream does exactly this), the tokens and the tree
+  // are the same; only source positions would move, and none are recorded then.
+  if (!t.options.sourceCodeLocationInfo && html.includes("\r")) {
+    html = html.replace(NEWLINES, "\n");
+  }
   t.pauseAt = sliceChars;
   t.write(html, true);
   while (t.paused) {
