@@ -125,6 +125,13 @@ const IN_ATTRIBUTE_VALUE_DQ = 12;
 const IN_ATTRIBUTE_VALUE_SQ = 13;
 const IN_ATTRIBUTE_VALUE_NQ = 14;
 
+/**
+ * Characters of a tag `readTag` reads in one step, past its `<` (real tags are far shorter; a
+ * quoted value is searched natively and may go past it). A longer tag goes on in the stock
+ * states, between whose steps the parse can pause.
+ */
+const MAX_TAG_CHARS = 4096;
+
 const SLASH = 0x2f;
 const GT = 0x3e;
 const EQ = 0x3d;
@@ -194,26 +201,30 @@ function handOver(t: Internals, state: number, sectionStart: number, at: number)
  * offsets, as the stock tokenizer's character-by-character states, for an open tag with
  * attributes whose values hold no entity, or a close tag. False (nothing emitted): not such
  * a tag, the stock tokenizer reads it. A tag that turns out otherwise midway (an entity in a
- * value, the chunk ending) is handed over in the state the stock one would be in there.
+ * value, the chunk ending, MAX_TAG_CHARS read) is handed over in the state the stock one would
+ * be in there.
  */
 function readTag(t: Internals): boolean {
   const buffer = t.buffer;
   const offset = t.offset;
   const length = buffer.length;
   const lt = t.index - offset;
+  // Where this step stops reading character by character (the stock states, which the parse
+  // can pause between, go on from there): one step holds the instance for a bounded time.
+  const stop = Math.min(length, lt + MAX_TAG_CHARS);
   let j = lt + 1;
-  if (j >= length) return false;
+  if (j >= stop) return false;
   let c = buffer.charCodeAt(j);
   const closing = c === SLASH;
   if (closing) {
-    if (++j >= length) return false;
+    if (++j >= stop) return false;
     c = buffer.charCodeAt(j);
   }
   if (!isAsciiAlpha(c)) return false;
   const nameStart = j;
-  for (j++; j < length; j++) if (isEndOfTagSection(buffer.charCodeAt(j))) break;
-  // A name the chunk cuts (it may be a raw-text tag's, still being matched there).
-  if (j >= length) return false;
+  for (j++; j < stop; j++) if (isEndOfTagSection(buffer.charCodeAt(j))) break;
+  // A name the chunk or the step's bound cuts (it may be a raw-text tag's, still being matched).
+  if (j >= stop) return false;
   const special = closing ? undefined : SPECIAL[c | 0x20];
   if (special && namedAny(buffer, nameStart, j, special)) return false;
   // What the stock `stateText` does at `<`.
@@ -236,8 +247,8 @@ function readTag(t: Internals): boolean {
   t.cbs.onopentagname(offset + nameStart, offset + j);
   for (;;) {
     // Before an attribute name (the character at `j` not read yet).
-    while (j < length && isWhitespace(c = buffer.charCodeAt(j))) j++;
-    if (j >= length) return handOver(t, BEFORE_ATTRIBUTE_NAME, -1, j);
+    while (j < stop && isWhitespace(c = buffer.charCodeAt(j))) j++;
+    if (j >= stop) return handOver(t, BEFORE_ATTRIBUTE_NAME, -1, j);
     if (c === GT) {
       t.cbs.onopentagend(offset + j);
       t.enterTagBody();
@@ -246,8 +257,8 @@ function readTag(t: Internals): boolean {
       return true;
     }
     if (c === SLASH) {
-      for (j++; j < length && isWhitespace(c = buffer.charCodeAt(j));) j++;
-      if (j >= length) return handOver(t, IN_SELF_CLOSING_TAG, -1, j);
+      for (j++; j < stop && isWhitespace(c = buffer.charCodeAt(j));) j++;
+      if (j >= stop) return handOver(t, IN_SELF_CLOSING_TAG, -1, j);
       if (c === GT) {
         t.cbs.onselfclosingtag(offset + j);
         t.sectionStart = offset + j + 1;
@@ -263,21 +274,21 @@ function readTag(t: Internals): boolean {
     }
     // An attribute name: its first character whatever it is, then up to `=` or a tag section's end.
     const attribStart = j;
-    for (j++; j < length; j++) {
+    for (j++; j < stop; j++) {
       c = buffer.charCodeAt(j);
       if (c === EQ || isEndOfTagSection(c)) break;
     }
-    if (j >= length) return handOver(t, IN_ATTRIBUTE_NAME, offset + attribStart, j);
+    if (j >= stop) return handOver(t, IN_ATTRIBUTE_NAME, offset + attribStart, j);
     t.cbs.onattribname(offset + attribStart, offset + j);
     const attribEnd = j;
-    while (j < length && isWhitespace(c = buffer.charCodeAt(j))) j++;
-    if (j >= length) return handOver(t, AFTER_ATTRIBUTE_NAME, offset + attribEnd, j);
+    while (j < stop && isWhitespace(c = buffer.charCodeAt(j))) j++;
+    if (j >= stop) return handOver(t, AFTER_ATTRIBUTE_NAME, offset + attribEnd, j);
     if (c !== EQ) {
       t.cbs.onattribend(QuoteType.NoValue, offset + attribEnd);
       continue; // `/`, `>` or the next attribute's name
     }
-    for (j++; j < length && isWhitespace(c = buffer.charCodeAt(j));) j++;
-    if (j >= length) return handOver(t, BEFORE_ATTRIBUTE_VALUE, offset + attribEnd, j);
+    for (j++; j < stop && isWhitespace(c = buffer.charCodeAt(j));) j++;
+    if (j >= stop) return handOver(t, BEFORE_ATTRIBUTE_VALUE, offset + attribEnd, j);
     if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
       const valueStart = j + 1;
       const end = buffer.indexOf(c === DOUBLE_QUOTE ? '"' : "'", valueStart);
@@ -294,11 +305,11 @@ function readTag(t: Internals): boolean {
       continue;
     }
     const valueStart = j;
-    for (; j < length; j++) {
+    for (; j < stop; j++) {
       c = buffer.charCodeAt(j);
       if (isWhitespace(c) || c === GT || c === AMP) break;
     }
-    if (j >= length || c === AMP) return handOver(t, IN_ATTRIBUTE_VALUE_NQ, offset + valueStart, j);
+    if (j >= stop || c === AMP) return handOver(t, IN_ATTRIBUTE_VALUE_NQ, offset + valueStart, j);
     t.cbs.onattribdata(offset + valueStart, offset + j);
     t.cbs.onattribend(QuoteType.Unquoted, offset + j);
   }

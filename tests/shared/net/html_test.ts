@@ -181,6 +181,24 @@ Deno.test("timers run while a large page is parsed (the parse yields between sli
   assert.equal(readableText(doc), readableText(parseHtml(page)));
 });
 
+Deno.test("one huge tag does not hold the instance: the parse still pauses inside it", async () => {
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 0);
+  let attributes = 0;
+  try {
+    // 4 MB, one tag: two million attributes (one name repeated).
+    await streamHtmlBounded(`<a${" b".repeat(2_000_000)}>x</a>`, {
+      onopentag(_name, attribs) {
+        attributes = Object.keys(attribs).length;
+      },
+    });
+  } finally {
+    clearInterval(timer);
+  }
+  assert.equal(attributes, 1);
+  assert.ok(ticks >= 2, `only ${ticks} timer ticks during the parse`);
+});
+
 Deno.test("parsePage turns a limit into the route's 502 with the limit's message", async () => {
   await assert.rejects(
     () => parsePage(nested(5_000)),

@@ -143,6 +143,23 @@ Deno.test("a plain tag is read in one step, not by the stock tokenizer's tag sta
   }
 });
 
+Deno.test("a tag longer than one step reads is handed to the stock states: the same events", () => {
+  const pages = [
+    `<p>a</p><div${' data-x="1" b'.repeat(600)}>text</div><a ${"n".repeat(5000)}=v>x</a>`,
+    `<${"d".repeat(5000)} a=1>x</${"d".repeat(5000)}>`,
+    `<i a="${"v".repeat(6000)}" b=2 c='3'>y</i><b ${"x y=z ".repeat(900)}/>`,
+  ];
+  for (const html of pages) {
+    for (const chunk of [Infinity, 4096, 1000]) {
+      assert.deepEqual(
+        parserEvents(html, SkippingTokenizer, chunk),
+        parserEvents(html, Tokenizer, chunk),
+        `chunks of ${chunk}`,
+      );
+    }
+  }
+});
+
 Deno.test("text and attribute values keep their entities decoded across a skipped run", () => {
   const events = parserEvents(
     '<p title="a long value &amp; more">some text &lt; and more text</p>',
