@@ -36,9 +36,14 @@ interface Internals {
   running: boolean;
   sliceAt: number;
   shouldContinue(): boolean;
-  /** Where the next `&` of `ampBuffer` is at or after the last search (its length: none). */
+  /**
+   * Where the next `<` and `&` of `searched` are at or after the last search for each (its
+   * length: none): kept, so that searching again from a later place is free until it passes
+   * them, and the searches over a buffer add up to one pass.
+   */
+  ltAt: number;
   ampAt: number;
-  ampBuffer: string | undefined;
+  searched: string | undefined;
 }
 
 const LT = 0x3c;
@@ -61,14 +66,12 @@ function skipTo(t: Internals, stop: RegExp): void {
 
 /**
  * Moves the tokenizer to just before the next `<` or `&` (a tag or an entity ends a run of
- * text), or to the end of the chunk: two native searches, the one for `&` kept for the next
- * runs (`nextAmp`), in place of a regular expression run per run of text.
+ * text), or to the end of the chunk: two native searches, each kept for the next runs
+ * (`nextLt`, `nextAmp`), in place of a regular expression run per run of text.
  */
 function skipText(t: Internals): void {
   const from = t.index - t.offset + 1;
-  const lt = t.buffer.indexOf("<", from);
-  const at = Math.min(lt < 0 ? t.buffer.length : lt, nextAmp(t, from));
-  t.index = at + t.offset - 1;
+  t.index = Math.min(nextLt(t, from), nextAmp(t, from)) + t.offset - 1;
 }
 
 const stock = Tokenizer.prototype as unknown as Internals;
@@ -76,8 +79,9 @@ const stock = Tokenizer.prototype as unknown as Internals;
 /** The tokenizer `streamPage` and `parseHtml` run (see the module doc). */
 export class SkippingTokenizer extends Tokenizer {
   /** `readTag`'s search for `&` (see `Internals`), set from the start: one object shape. */
+  ltAt = 0;
   ampAt = 0;
-  ampBuffer: string | undefined = undefined;
+  searched: string | undefined = undefined;
   /** Where the next slice check is due (see `shouldContinue`). */
   sliceAt = 0;
 }
@@ -184,13 +188,32 @@ function namedAny(buffer: string, start: number, end: number, names: string[]): 
   return false;
 }
 
+/** Forgets the kept searches when the buffer is a new one. */
+function searching(t: Internals): string {
+  const buffer = t.buffer;
+  if (t.searched !== buffer) {
+    t.searched = buffer;
+    t.ltAt = t.ampAt = -1;
+  }
+  return buffer;
+}
+
+/** Where the next `<` at or after `from` is in the current buffer (its length: none). */
+function nextLt(t: Internals, from: number): number {
+  const buffer = searching(t);
+  if (t.ltAt < from) {
+    const at = buffer.indexOf("<", from);
+    t.ltAt = at < 0 ? buffer.length : at;
+  }
+  return t.ltAt;
+}
+
 /** Where the next `&` at or after `from` is in the current buffer (its length: none). */
 function nextAmp(t: Internals, from: number): number {
-  const buffer = t.buffer;
-  if (t.ampBuffer !== buffer || t.ampAt < from) {
+  const buffer = searching(t);
+  if (t.ampAt < from) {
     const at = buffer.indexOf("&", from);
     t.ampAt = at < 0 ? buffer.length : at;
-    t.ampBuffer = buffer;
   }
   return t.ampAt;
 }

@@ -199,6 +199,25 @@ Deno.test("one huge tag does not hold the instance: the parse still pauses insid
   assert.ok(ticks >= 2, `only ${ticks} timer ticks during the parse`);
 });
 
+Deno.test("text of many entities before one tag parses in linear time", async () => {
+  // Each entity ends a run of text, and the next `<` is at the end: a search for it from every
+  // run would be quadratic in the page.
+  const time = async (entities: number) => {
+    const page = `<div>${"a&amp;".repeat(entities)}</div>`;
+    let best = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      await streamHtmlBounded(page, {});
+      best = Math.min(best, performance.now() - started);
+    }
+    return best;
+  };
+  await time(1_000); // compiled before timing
+  const [small, large] = [await time(20_000), await time(160_000)];
+  // 8x the entities: linear is about 8x; quadratic was about 40x at these sizes.
+  assert.ok(large / small < 20, `${small.toFixed(1)} ms, then ${large.toFixed(1)} ms`);
+});
+
 Deno.test("parsePage turns a limit into the route's 502 with the limit's message", async () => {
   await assert.rejects(
     () => parsePage(nested(5_000)),
