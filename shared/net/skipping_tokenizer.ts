@@ -198,24 +198,24 @@ function searching(t: Internals): string {
   return buffer;
 }
 
+/**
+ * Where the next `char` at or after `from` is in `buffer` (its length: none), given where the
+ * last search for it found it (`found`): kept while it is not behind `from`.
+ */
+function searchOn(buffer: string, found: number, char: string, from: number): number {
+  if (found >= from) return found;
+  const at = buffer.indexOf(char, from);
+  return at < 0 ? buffer.length : at;
+}
+
 /** Where the next `<` at or after `from` is in the current buffer (its length: none). */
 function nextLt(t: Internals, from: number): number {
-  const buffer = searching(t);
-  if (t.ltAt < from) {
-    const at = buffer.indexOf("<", from);
-    t.ltAt = at < 0 ? buffer.length : at;
-  }
-  return t.ltAt;
+  return t.ltAt = searchOn(searching(t), t.ltAt, "<", from);
 }
 
 /** Where the next `&` at or after `from` is in the current buffer (its length: none). */
 function nextAmp(t: Internals, from: number): number {
-  const buffer = searching(t);
-  if (t.ampAt < from) {
-    const at = buffer.indexOf("&", from);
-    t.ampAt = at < 0 ? buffer.length : at;
-  }
-  return t.ampAt;
+  return t.ampAt = searchOn(searching(t), t.ampAt, "&", from);
 }
 
 /**
