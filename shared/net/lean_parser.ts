@@ -235,7 +235,7 @@ lean.ontextentity = function (this: Internals, cp: number, endIndex: number): vo
 lean.readTagName = function (this: Internals, start: number, endIndex: number): string {
   // No foreign ancestor (the stock parser's common case): lowercased, `image` read as `img`.
   if (this.foreignContext.length === 1) {
-    const name = heldName(this, start, endIndex) ?? this.getSlice(start, endIndex).toLowerCase();
+    const name = lowerName(this, start, endIndex);
     return name === "image" ? "img" : name;
   }
   return stock.readTagName.call(this, start, endIndex);
@@ -244,16 +244,19 @@ lean.readTagName = function (this: Internals, start: number, endIndex: number): 
 lean.onattribname = function (this: Internals, start: number, endIndex: number): void {
   if (!this.lowerCaseAttributeNames) return stock.onattribname.call(this, start, endIndex);
   this.startIndex = start;
-  this.attribname = heldName(this, start, endIndex) ??
-    this.getSlice(start, endIndex).toLowerCase();
+  this.attribname = lowerName(this, start, endIndex);
 };
 
-/** `knownName` of a name within the first buffer still held, else undefined. */
-function heldName(p: Internals, start: number, end: number): string | undefined {
+/**
+ * The name at `start…end` lowercased: the held string of a known name (`knownName`) within the
+ * first buffer still held, else a lowercased slice.
+ */
+function lowerName(p: Internals, start: number, end: number): string {
   const buffer = p.buffers[0];
   const from = start - p.bufferOffset;
   const to = end - p.bufferOffset;
-  return from >= 0 && to <= buffer.length ? knownName(buffer, from, to) : undefined;
+  const known = from >= 0 && to <= buffer.length ? knownName(buffer, from, to) : undefined;
+  return known ?? p.getSlice(start, end).toLowerCase();
 }
 
 lean.emitOpenTag = function (this: Internals, name: string): void {

@@ -78,7 +78,7 @@ const stock = Tokenizer.prototype as unknown as Internals;
 
 /** The tokenizer `streamPage` and `parseHtml` run (see the module doc). */
 export class SkippingTokenizer extends Tokenizer {
-  /** `readTag`'s search for `&` (see `Internals`), set from the start: one object shape. */
+  /** The kept searches for `<` and `&` (see `Internals`), set from the start: one object shape. */
   ltAt = 0;
   ampAt = 0;
   searched: string | undefined = undefined;
