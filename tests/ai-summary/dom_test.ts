@@ -19,7 +19,7 @@ import {
 } from "../../functions/ai-summary/dom.ts";
 import { bodyOf, parseTree } from "../../functions/ai-summary/tree.ts";
 import render from "dom-serializer";
-import { randomMarkup } from "../support/random_markup.ts";
+import { NESTED_TEXT, randomMarkup } from "../support/random_markup.ts";
 import type { Element } from "domhandler";
 
 Deno.test("textContent and descendants walk 100,000 levels without recursion", async () => {
@@ -177,31 +177,9 @@ Deno.test("innerTextLength: innerText's length without the text, every kind of w
   assert.equal(innerTextLength(bodyOf(await parseTree("<p> a  b\u00a0\n c </p>"))!), 5);
 });
 
-/** Nested markup with links, white space of every kind and text: the pieces of random pages. */
-const NESTED = [
-  "<div>",
-  "</div>",
-  "<p>",
-  "</p>",
-  "<a href=#x>",
-  "<a href=/y>",
-  "</a>",
-  "<b>",
-  "</b>",
-  " ",
-  "\n",
-  "\u00a0",
-  "word",
-  "two  words",
-  " lead",
-  "trail ",
-  "<br>",
-  "<!-- c -->",
-];
-
 Deno.test("textRun: measuring inner elements first and taking their runs gives the same runs", async () => {
   for (let seed = 1; seed <= 200; seed++) {
-    const html = `<div>${randomMarkup(NESTED, seed, 40)}`;
+    const html = `<div>${randomMarkup(NESTED_TEXT, seed, 40)}`;
     const body = bodyOf(await parseTree(html))!;
     const all = descendants(body);
     const runs = new Map<Element, TextRun>();

@@ -16,7 +16,7 @@ import {
 import { bodyOf, parseTree, TreeLimitError } from "../../functions/ai-summary/tree.ts";
 import { descendants, innerText } from "../../functions/ai-summary/dom.ts";
 import { cooperative } from "../../shared/contract/cooperative.ts";
-import { randomMarkup } from "../support/random_markup.ts";
+import { NESTED_TEXT, randomMarkup } from "../support/random_markup.ts";
 
 const fixture = (name: string) =>
   Deno.readTextFileSync(new URL(`../fixtures/articles/${name}`, import.meta.url));
@@ -188,20 +188,8 @@ Deno.test("extractArticle: a retry reads a fresh parse of the page; a long artic
 });
 
 Deno.test("linkDensities: each candidate's linkDensity, nested ones measured once", async () => {
-  const pieces = [
-    "<div>",
-    "</div>",
-    "<p>",
-    "</p>",
-    "<a href=#x>",
-    "<a href=/y>",
-    "</a>",
-    "text ",
-    "more text",
-    " ",
-  ];
   for (let seed = 1; seed <= 100; seed++) {
-    const html = `<div>${randomMarkup(pieces, seed, 60)}`;
+    const html = `<div>${randomMarkup(NESTED_TEXT, seed, 60)}`;
     const body = bodyOf(await parseTree(html))!;
     // Every element, and every other one, in a shuffled order: the answer keeps the order.
     const all = descendants(body);

@@ -1,6 +1,6 @@
 /**
- * Deterministic random markup for the skipping tokenizers' tests: pieces drawn by xorshift, so
- * a failing seed reproduces.
+ * Deterministic random markup for the skipping tokenizers' and the reader's tests: pieces drawn
+ * by xorshift, so a failing seed reproduces.
  */
 
 /** A page of `length` pieces of `pieces`, drawn from `seed`. */
@@ -15,3 +15,25 @@ export function randomMarkup(pieces: readonly string[], seed: number, length: nu
   }
   return out;
 }
+
+/** Nested markup with links, white space of every kind and text: the pieces of random pages. */
+export const NESTED_TEXT: readonly string[] = [
+  "<div>",
+  "</div>",
+  "<p>",
+  "</p>",
+  "<a href=#x>",
+  "<a href=/y>",
+  "</a>",
+  "<b>",
+  "</b>",
+  " ",
+  "\n",
+  "\u00a0",
+  "word",
+  "two  words",
+  " lead",
+  "trail ",
+  "<br>",
+  "<!-- c -->",
+];
