@@ -81,6 +81,10 @@ export function textRun(
   const stack: AnyNode[] = [node];
   while (stack.length > 0) {
     const n = stack.pop()!;
+    // The piece of text `n` adds: its length, and white space before and after it.
+    let pieceLead: boolean;
+    let pieceLength: number;
+    let pieceTrail: boolean;
     if (isTextNode(n)) {
       const data = n.data;
       const trimmed = data.trim();
@@ -88,32 +92,31 @@ export function textRun(
         if (data.length > 0) space = true;
         continue;
       }
-      const before = space || trimmed.length !== data.length && isSpaceAt(data, 0);
-      if (started) {
-        if (before) length++;
-      } else lead = before;
-      length += SPACES.test(trimmed) ? trimmed.replace(SPACE_RUNS, " ").length : trimmed.length;
-      started = true;
-      space = isSpaceAt(data, data.length - 1);
-      continue;
-    }
-    const run = known && n !== node && isElement(n) ? known(n) : undefined;
-    if (run) {
+      pieceLead = trimmed.length !== data.length && isSpaceAt(data, 0);
+      pieceLength = SPACES.test(trimmed) ? trimmed.replace(SPACE_RUNS, " ").length : trimmed.length;
+      pieceTrail = isSpaceAt(data, data.length - 1);
+    } else {
+      const run = known && n !== node && isElement(n) ? known(n) : undefined;
+      if (!run) {
+        const kids = childrenOf(n);
+        for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+        continue;
+      }
       if (!run.text) {
         if (run.trail) space = true;
         continue;
       }
-      const before = space || run.lead;
-      if (started) {
-        if (before) length++;
-      } else lead = before;
-      length += run.length;
-      started = true;
-      space = run.trail;
-      continue;
+      pieceLead = run.lead;
+      pieceLength = run.length;
+      pieceTrail = run.trail;
     }
-    const kids = childrenOf(n);
-    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    const before = space || pieceLead;
+    if (started) {
+      if (before) length++;
+    } else lead = before;
+    length += pieceLength;
+    started = true;
+    space = pieceTrail;
   }
   return { length, text: started, lead: started ? lead : space, trail: space };
 }
