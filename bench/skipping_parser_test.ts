@@ -1,9 +1,9 @@
 /**
  * The reader's skipping parser (functions/ai-summary/skipping_parser.ts) against stock parse5
- * on every real page of htmlparser-benchmark, whole and in the 16 KiB chunks tree.ts writes:
- * the same tokens (a script's or style's text joined), at the same locations, with the same
- * parse errors, and the same tree; and the reader's tree (tree.ts: this parser, leaner
- * elements) against stock parse5's with its htmlparser2 adapter: the same nodes, names,
+ * on every real page of htmlparser-benchmark, whole and in the 16 KiB chunks browser_tree.ts
+ * writes: the same tokens (a script's or style's text joined), at the same locations, with the
+ * same parse errors, and the same tree; and `/read`'s tree (browser_tree.ts: this parser,
+ * leaner elements) against stock parse5's with its htmlparser2 adapter: the same nodes, names,
  * namespaces and attributes.
  */
 import assert from "node:assert/strict";
@@ -12,7 +12,7 @@ import { skippingParser } from "../functions/ai-summary/skipping_parser.ts";
 import { parse5Tokens } from "../tests/support/parse5_tokens.ts";
 import { adapter } from "parse5-htmlparser2-tree-adapter";
 import type { Document } from "domhandler";
-import { parseTree } from "../functions/ai-summary/tree.ts";
+import { parseBrowserTree } from "../functions/ai-summary/browser_tree.ts";
 import { domLines } from "../tests/support/dom_lines.ts";
 import { htmlparserBenchmarkPages } from "./harness.ts";
 
@@ -30,14 +30,14 @@ Deno.test("the skipping parser gives stock parse5's tokens and tree on every htm
   assert.ok(pages > 200, `only ${pages} pages`);
 });
 
-Deno.test("the reader's tree equals stock parse5's with its adapter on every htmlparser-benchmark page", async () => {
+Deno.test("/read's tree equals stock parse5's with its adapter on every htmlparser-benchmark page", async () => {
   let pages = 0;
   for (const { name, html } of htmlparserBenchmarkPages()) {
     const stock = new Parser({ treeAdapter: adapter });
     stock.tokenizer.write(html, true);
     const expected = domLines(stock.document as unknown as Document);
     const limits = { maxDepth: 100_000, maxNodes: 10_000_000, maxMs: 600_000 };
-    const actual = domLines(await parseTree(html, limits));
+    const actual = domLines(await parseBrowserTree(html, limits));
     assert.equal(actual.length, expected.length, name);
     actual.forEach((line, i) => assert.equal(line, expected[i], `${name}, node ${i}`));
     pages++;

@@ -1,8 +1,9 @@
 /**
  * `GET /read`: a fetched page as its article, in Markdown, plain text or sanitised HTML, with
- * what the page says about it (byline, site, language, date, excerpt). The article is the one
- * `/summary` sends its model (readable.ts); Markdown is written by node-html-markdown (no DOM
- * needed, GitHub tables and fenced code built in) from the sanitised HTML (clean_html.ts).
+ * what the page says about it (byline, site, language, date, excerpt). The article is found as
+ * `/summary` finds the text it sends its model (readable.ts), on the browser's tree
+ * (browser_tree.ts), which the sanitiser needs; Markdown is written by node-html-markdown (no
+ * DOM needed, GitHub tables and fenced code built in) from the sanitised HTML (clean_html.ts).
  */
 import render from "dom-serializer";
 import type { AnyNode, Element } from "domhandler";
@@ -16,13 +17,8 @@ import { articleHtml, sanitize } from "./clean_html.ts";
 import { descendants, isElement } from "./dom.ts";
 import { bodyKind, plainText } from "./page_text.ts";
 import { blockText, extractArticle } from "./readable.ts";
-import {
-  DEFAULT_TREE_LIMITS,
-  parseTree,
-  readerYield,
-  TreeLimitError,
-  type TreeLimits,
-} from "./tree.ts";
+import { parseBrowserTree } from "./browser_tree.ts";
+import { DEFAULT_TREE_LIMITS, readerYield, TreeLimitError, type TreeLimits } from "./tree.ts";
 
 /** The formats `content` comes in. */
 export const READ_FORMATS = ["markdown", "text", "html"] as const;
@@ -92,7 +88,7 @@ export async function readArticle(
   }
   try {
     const yieldSoon = readerYield(limits.maxMs);
-    const reparse = () => parseTree(page.text, limits, yieldSoon);
+    const reparse = () => parseBrowserTree(page.text, limits, yieldSoon);
     const doc = await reparse();
     const meta = await articleMeta(doc, yieldSoon);
     // Relative addresses resolve as the browser would: against <base href>, else the page.

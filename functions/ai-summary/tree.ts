@@ -1,29 +1,35 @@
 /**
- * The reader's HTML tree: parse5 builds the tree a browser builds (text after a stray
- * `</html>` stays in `<body>`, tables and misnested tags are repaired by the HTML standard's
- * rules) and parse5-htmlparser2-tree-adapter makes it a domhandler tree, so css-select and the
- * shared helpers read it like any other. The parse is bounded: nesting depth, node count and
- * time; it is read in slices and yields to the event loop between them, so one hostile page
- * does not block other requests for long. Its tokenizer takes runs of plain text at once
- * (skipping_parser.ts: the same tokens and tree as stock parse5's).
+ * The reader's HTML tree for `/summary`, and the limits of every read. The shared lean parser
+ * (shared/net/sliced_parse.ts: htmlparser2, the parser of the other page routes) builds a
+ * domhandler tree, then `shapeBody` gives it a browser's shape where the reader looks: one
+ * `<body>` holding everything outside `<head>`. On the 258 real pages of the reader bench the
+ * text is the same as from parse5's browser tree on all but one (a credit line more), in half
+ * the time; a fresh instance's first `/summary` is about 40 ms faster (bench/cold_path.ts).
+ * `/read` returns the page's own HTML and keeps parse5's exact browser tree (browser_tree.ts):
+ * a sanitiser must see the tree a browser will build. The parse is bounded: nesting depth,
+ * node count and time; it is read in slices and yields to the event loop between them, so one
+ * hostile page does not block other requests for long.
  */
-import { adapter } from "parse5-htmlparser2-tree-adapter";
-import { type Document, Element, type ParentNode } from "domhandler";
+import { type AnyNode, type Document, DomHandler, Element } from "domhandler";
 import { cooperative, type YieldSoon } from "../../shared/contract/cooperative.ts";
-import { skippingParser, writeInSlices } from "./skipping_parser.ts";
+import { parseInSlices } from "../../shared/net/sliced_parse.ts";
+import { isElement, isTextNode, relinkChildren } from "./dom.ts";
 
 /** Limits of one page's parse and read. */
 export interface TreeLimits {
   /** Deepest element nesting accepted (browsers stop nesting at 512). */
   maxDepth: number;
-  /** Most nodes (elements, texts, comments) accepted. */
+  /** Most nodes (elements, texts, comments; adjacent text is one) accepted. */
   maxNodes: number;
   /** Milliseconds the parse and the read may take together. */
   maxMs: number;
 }
 
-/** The reader's default limits: far above real pages (depth < 100, nodes < 30k in the corpus). */
-export const DEFAULT_TREE_LIMITS: TreeLimits = { maxDepth: 1024, maxNodes: 300_000, maxMs: 3000 };
+/**
+ * The reader's default limits: far above real pages (depth < 100, nodes < 60k in the corpus).
+ * Texts count: 150,000 `<p>a</p>` are 300,000 nodes, a page the reader must still read.
+ */
+export const DEFAULT_TREE_LIMITS: TreeLimits = { maxDepth: 1024, maxNodes: 600_000, maxMs: 3000 };
 
 /** The reader's limits with a time budget of `maxMs` (the default one when undefined). */
 export function readerLimits(maxMs?: number): TreeLimits {
@@ -31,11 +37,11 @@ export function readerLimits(maxMs?: number): TreeLimits {
 }
 
 /**
- * Characters the parser reads between two yields (skipping_parser.ts `writeInSlices`): the
- * yield pauses once a time slice has passed, and this much of the densest markup (a
- * 150,000-`<img>` page) parses in a few ms.
+ * Characters the parser reads between two checks of the yield: the yield pauses once a time
+ * slice has passed, and this much of the densest markup (a 150,000-`<img>` page) parses in a
+ * few ms.
  */
-const SLICE_CHARS = 16 * 1024;
+export const SLICE_CHARS = 16 * 1024;
 
 /** A page over one of the limits; the message says which. */
 export class TreeLimitError extends Error {
@@ -43,6 +49,15 @@ export class TreeLimitError extends Error {
     super(message);
     this.name = "TreeLimitError";
   }
+}
+
+/** The error of a page over `limits`' depth or node bound. */
+export function overLimit(limit: "maxDepth" | "maxNodes", limits: TreeLimits): TreeLimitError {
+  return new TreeLimitError(
+    limit === "maxDepth"
+      ? `Page nested too deeply to read: over ${limits.maxDepth} levels`
+      : `Page too large to read: over ${limits.maxNodes} nodes`,
+  );
 }
 
 /**
@@ -59,109 +74,72 @@ export function readerYield(maxMs: number = DEFAULT_TREE_LIMITS.maxMs): YieldSoo
   });
 }
 
-/** A foreign attribute's namespace and prefix (`xlink:href` in SVG), as parse5 gives them. */
-interface Attr {
-  name: string;
-  value: string;
-  namespace?: string;
-  prefix?: string;
-}
-type Maps = {
-  "x-attribsNamespace"?: Record<string, unknown>;
-  "x-attribsPrefix"?: Record<string, unknown>;
-};
-
 /**
- * Records a foreign attribute's namespace and prefix in the maps the adapter keeps for them,
- * made on the element's first such attribute.
- */
-function foreignAttribute(el: Maps, attr: Attr): void {
-  if (attr.namespace === undefined && attr.prefix === undefined) return;
-  (el["x-attribsNamespace"] ??= Object.create(null))[attr.name] = attr.namespace;
-  (el["x-attribsPrefix"] ??= Object.create(null))[attr.name] = attr.prefix;
-}
-
-/**
- * Elements as parse5-htmlparser2-tree-adapter makes them, less its two maps of attributes'
- * namespaces and prefixes on every element: only an element with a foreign attribute (SVG's
- * `xlink:href`, `xml:lang`) gets them, which domhandler reads the same (an absent entry and an
- * absent map are both no namespace). Two objects fewer per element: a quarter of the tree.
- */
-const ELEMENTS: Pick<typeof adapter, "createElement" | "adoptAttributes"> = {
-  createElement(tagName, namespaceURI, attrs) {
-    // Indexed loops: on an instance's first page this runs unoptimised, where `for...of`
-    // makes an iterator result per attribute.
-    const attribs: Record<string, string> = Object.create(null);
-    for (let i = 0; i < attrs.length; i++) attribs[attrs[i].name] = attrs[i].value;
-    const el = new Element(tagName, attribs, []);
-    el.namespace = namespaceURI;
-    for (let i = 0; i < attrs.length; i++) foreignAttribute(el as Maps, attrs[i]);
-    return el;
-  },
-  adoptAttributes(recipient, attrs) {
-    for (const attr of attrs) {
-      if (recipient.attribs[attr.name] !== undefined) continue;
-      recipient.attribs[attr.name] = attr.value;
-      foreignAttribute(recipient as Maps, attr);
-    }
-  },
-};
-
-const DEPTH = Symbol("depth");
-type WithDepth = ParentNode & { [DEPTH]?: number };
-
-/**
- * Parses `html` as a browser would, into a domhandler Document, read in slices with
- * `yieldSoon` between them. Throws TreeLimitError when the page nests deeper than `maxDepth`,
- * has more than `maxNodes` nodes or takes longer than `yieldSoon`'s budget.
+ * Parses `html` into a domhandler Document shaped as a browser's (`shapeBody`), read in slices
+ * with `yieldSoon` between them. Throws TreeLimitError when the page nests deeper than
+ * `maxDepth`, has more than `maxNodes` nodes or takes longer than `yieldSoon`'s budget.
  */
 export async function parseTree(
   html: string,
   limits: TreeLimits = DEFAULT_TREE_LIMITS,
   yieldSoon: YieldSoon = readerYield(limits.maxMs),
 ): Promise<Document> {
-  let nodes = 0;
-  const count = () => {
-    if (++nodes > limits.maxNodes) {
-      throw new TreeLimitError(`Page too large to read: over ${limits.maxNodes} nodes`);
-    }
-  };
-  // Depth is recorded on each node as it is attached (children of a node moved later by the
-  // adoption agency keep their old depth: close enough for a bound).
-  const place = (parent: WithDepth, child: WithDepth) => {
-    const depth = (parent[DEPTH] ?? 0) + 1;
-    if (depth > limits.maxDepth) {
-      throw new TreeLimitError(`Page nested too deeply to read: over ${limits.maxDepth} levels`);
-    }
-    child[DEPTH] = depth;
-  };
-  const bounded: typeof adapter = {
-    ...adapter,
-    ...ELEMENTS,
-    appendChild(parent, child) {
-      count();
-      place(parent as WithDepth, child as unknown as WithDepth);
-      adapter.appendChild(parent, child);
-    },
-    insertBefore(parent, child, reference) {
-      count();
-      place(parent as WithDepth, child as unknown as WithDepth);
-      adapter.insertBefore(parent, child, reference);
+  const handler = new DomHandler(null, { withStartIndices: false, withEndIndices: false });
+  const bounds = {
+    maxDepth: limits.maxDepth,
+    maxNodes: limits.maxNodes,
+    refuse(limit: "maxDepth" | "maxNodes"): never {
+      throw overLimit(limit, limits);
     },
   };
-  const parser = skippingParser({ treeAdapter: bounded });
-  await writeInSlices(parser, html, SLICE_CHARS, yieldSoon);
+  await parseInSlices(html, handler, bounds, SLICE_CHARS, yieldSoon);
   await yieldSoon();
-  return parser.document as unknown as Document;
+  shapeBody(handler.root);
+  return handler.root;
 }
 
-/** The `<body>` of a parsed tree (parse5 always makes one), else the first `<html>`. */
+const named = (name: string) => (n: AnyNode): n is Element => isElement(n) && n.name === name;
+const isHead = named("head");
+const isBlank = (n: AnyNode) => isTextNode(n) && n.data.trim() === "";
+
+/**
+ * Gives a tree as htmlparser2 builds it (nodes where the markup puts them) the shape a browser
+ * gives it: one `<html>` holding `<head>` and one `<body>`, and in that body everything else,
+ * in document order. A browser reads into the body what comes before `<html>` or `<body>`
+ * outside the head, what comes after a stray `</body>` or `</html>`, and a page with no
+ * `<body>` or no `<html>` at all; htmlparser2 leaves such nodes beside the body or at the top.
+ * (A browser also closes `<head>` at the first tag that cannot be in it; here such a tag stays
+ * in the head, which the reader skips: no page of the reader bench has one.)
+ */
+export function shapeBody(doc: Document): void {
+  let html = doc.children.find(named("html"));
+  if (!html) {
+    html = new Element("html", {}, []);
+    relinkChildren(doc, [...doc.children, html]);
+  }
+  let body = html.children.find(named("body"));
+  if (!body) {
+    body = new Element("body", {}, []);
+    relinkChildren(html, [...html.children, body]);
+  }
+  const top = doc.children.indexOf(html);
+  const at = html.children.indexOf(body);
+  // Before <html>: not the doctype, a comment or white space, which a browser keeps there.
+  const topBefore = doc.children.slice(0, top).filter((n) =>
+    n.type !== "directive" && n.type !== "comment" && !isBlank(n)
+  );
+  const before = html.children.slice(0, at).filter((n) => !isHead(n) && !isBlank(n));
+  const after = [...html.children.slice(at + 1), ...doc.children.slice(top + 1)];
+  const moving = new Set([...topBefore, ...before, ...after]);
+  if (moving.size === 0) return;
+  relinkChildren(html, html.children.filter((n) => !moving.has(n)));
+  relinkChildren(doc, doc.children.filter((n) => !moving.has(n)));
+  relinkChildren(body, [...topBefore, ...before, ...body.children, ...after]);
+}
+
+/** The `<body>` of a parsed tree (both parsers make one), else the first `<html>`. */
 export function bodyOf(doc: Document): Element | null {
-  const html = doc.children.find((n) => n.type === "tag" && (n as Element).name === "html") as
-    | Element
-    | undefined;
+  const html = doc.children.find(named("html"));
   if (!html) return null;
-  return (html.children.find((n) => n.type === "tag" && (n as Element).name === "body") as
-    | Element
-    | undefined) ?? html;
+  return html.children.find(named("body")) ?? html;
 }

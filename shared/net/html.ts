@@ -10,8 +10,8 @@ import { selectAll, selectOne } from "css-select";
 import { DomHandler, isTag, isText } from "domhandler";
 import { cooperative } from "../contract/cooperative.ts";
 import { ApiError, type ErrorCode } from "../contract/errors.ts";
-import { SkippingTokenizer } from "./skipping_tokenizer.ts";
 import { LeanParser, type ParseBounds } from "./lean_parser.ts";
+import { parseInSlices, PARSER_OPTIONS } from "./sliced_parse.ts";
 import { BLOCKS } from "./blocks.ts";
 
 export type { AnyNode, Document, Element };
@@ -27,12 +27,7 @@ export function parseHtml(html: string): Document {
   return handler.root;
 }
 
-/** The options of every parse here (tests and benchmarks compare parsers under them). */
-export const PARSER_OPTIONS = {
-  decodeEntities: true,
-  lowerCaseAttributeNames: true,
-  Tokenizer: SkippingTokenizer,
-};
+export { PARSER_OPTIONS };
 
 /** Bounds on one parse: a page over any of them is refused, not parsed. */
 export interface ParseLimits {
@@ -109,31 +104,13 @@ export async function streamHtmlBounded(
   limits: Partial<ParseLimits> = {},
 ): Promise<void> {
   const bounds = { ...DEFAULT_PARSE_LIMITS, ...limits };
-  const started = performance.now();
-  const yieldSoon = cooperative();
-  let paused = false;
-  const parser = new LeanParser(handler, PARSER_OPTIONS, {
-    ...parseBounds(bounds),
-    sliceChars: bounds.sliceChars,
-    slice() {
-      if (performance.now() - started > bounds.maxMillis) {
-        throw new HtmlLimitError(
-          "maxMillis",
-          `Page took longer than ${bounds.maxMillis} ms to parse`,
-        );
-      }
-      return paused = yieldSoon.due();
-    },
+  // Wall-clock time, pauses included: the yield stops the parse at the first slice past it.
+  const yieldSoon = cooperative(undefined, {
+    endsAt: performance.now() + bounds.maxMillis,
+    over: () =>
+      new HtmlLimitError("maxMillis", `Page took longer than ${bounds.maxMillis} ms to parse`),
   });
-  // One write of the whole page: its text stays one flat string (a parse in 32 KiB writes
-  // took 17% longer), and the parse pauses where the slice check says.
-  parser.write(html);
-  while (paused) {
-    paused = false;
-    await yieldSoon();
-    parser.resume();
-  }
-  parser.end();
+  await parseInSlices(html, handler, parseBounds(bounds), bounds.sliceChars, yieldSoon);
 }
 
 /**

@@ -1,10 +1,10 @@
 /** The article's metadata as Readability reads it: JSON-LD, then meta tags. */
 import assert from "node:assert/strict";
 import { articleMeta, firstParagraph } from "../../functions/ai-summary/article_meta.ts";
-import { parseTree } from "../../functions/ai-summary/tree.ts";
+import { parseBrowserTree } from "../../functions/ai-summary/browser_tree.ts";
 
 Deno.test("articleMeta: JSON-LD first (authors joined with 'and', publisher), then meta tags", async () => {
-  const doc = await parseTree(
+  const doc = await parseBrowserTree(
     `<html lang="fr"><head><meta name="author" content="Meta Author">` +
       `<meta property="og:site_name" content="OG Site"><meta property="og:description" content="OG desc">` +
       `<meta property="article:published_time" content="2024-01-02">` +
@@ -23,7 +23,7 @@ Deno.test("articleMeta: JSON-LD first (authors joined with 'and', publisher), th
 });
 
 Deno.test("articleMeta: meta tags alone; a profile URL is not a name; broken JSON-LD is ignored", async () => {
-  const doc = await parseTree(
+  const doc = await parseBrowserTree(
     `<html><head><meta http-equiv="content-language" content="de">` +
       `<meta property="article:author" content="https://facebook.example/someone">` +
       `<meta name="parsely-author" content="Jo Doe"><meta name="description" content="  Plain \n desc ">` +
@@ -40,7 +40,9 @@ Deno.test("articleMeta: meta tags alone; a profile URL is not a name; broken JSO
 });
 
 Deno.test("firstParagraph: the first paragraph with text", async () => {
-  const doc = await parseTree(`<div><p> </p><p>First  real\nparagraph.</p><p>Second.</p></div>`);
+  const doc = await parseBrowserTree(
+    `<div><p> </p><p>First  real\nparagraph.</p><p>Second.</p></div>`,
+  );
   assert.equal(firstParagraph(doc), "First real paragraph.");
   assert.equal(firstParagraph(null), null);
 });

@@ -2,10 +2,11 @@
 import assert from "node:assert/strict";
 import type { Element } from "domhandler";
 import { articleHtml, safeUrl, sanitize } from "../../functions/ai-summary/clean_html.ts";
-import { bodyOf, parseTree, readerYield } from "../../functions/ai-summary/tree.ts";
+import { parseBrowserTree } from "../../functions/ai-summary/browser_tree.ts";
+import { bodyOf, readerYield } from "../../functions/ai-summary/tree.ts";
 
 async function clean(html: string, base = "https://news.example/a/story"): Promise<string> {
-  const body = bodyOf(await parseTree(html)) as Element;
+  const body = bodyOf(await parseBrowserTree(html)) as Element;
   const yieldSoon = readerYield();
   return await articleHtml(await sanitize(body, base, yieldSoon), yieldSoon);
 }
@@ -66,7 +67,7 @@ Deno.test("safeUrl: only http(s), and mailto for links", () => {
 Deno.test("sanitize: 150,000 siblings to unwrap or remove are one pass each list, not a splice each", async () => {
   const html = `<div>${"<x-a>word</x-a><form>f</form><img src=/i.png>".repeat(50_000)}</div>`;
   const body = bodyOf(
-    await parseTree(html, { maxDepth: 1024, maxNodes: 1_000_000, maxMs: 60_000 }),
+    await parseBrowserTree(html, { maxDepth: 1024, maxNodes: 1_000_000, maxMs: 60_000 }),
   );
   const started = performance.now();
   const yieldSoon = readerYield(60_000);
@@ -79,7 +80,7 @@ Deno.test("sanitize: 150,000 siblings to unwrap or remove are one pass each list
   // Spliced one by one (a search and a copy of the list each) it took minutes; linear, it is
   // the order of the parse itself. Compared with the parse of the same page in this run.
   const parsedAt = performance.now();
-  await parseTree(html, { maxDepth: 1024, maxNodes: 1_000_000, maxMs: 60_000 });
+  await parseBrowserTree(html, { maxDepth: 1024, maxNodes: 1_000_000, maxMs: 60_000 });
   const parse = performance.now() - parsedAt;
   assert.ok(took < parse * 5, `sanitize ${took.toFixed(0)} ms, parse ${parse.toFixed(0)} ms`);
 });

@@ -1,53 +1,136 @@
-/** The reader's bounded browser-grade parse (functions/ai-summary/tree.ts). */
+/** The /summary reader's bounded parse and its body shape (functions/ai-summary/tree.ts). */
 import assert from "node:assert/strict";
-import { bodyOf, parseTree, readerYield, TreeLimitError } from "../../functions/ai-summary/tree.ts";
+import { DomHandler } from "domhandler";
+import type { AnyNode, Document, ParentNode } from "domhandler";
+import {
+  bodyOf,
+  DEFAULT_TREE_LIMITS,
+  parseTree,
+  shapeBody,
+  TreeLimitError,
+} from "../../functions/ai-summary/tree.ts";
+import { parseBrowserTree } from "../../functions/ai-summary/browser_tree.ts";
+import { descendants, isElement, textContent } from "../../functions/ai-summary/dom.ts";
 import { cooperative } from "../../shared/contract/cooperative.ts";
-import { descendants, textContent } from "../../functions/ai-summary/dom.ts";
-import { Parser } from "parse5";
-import { adapter } from "parse5-htmlparser2-tree-adapter";
-import type { Document } from "domhandler";
+import { LeanParser } from "../../shared/net/lean_parser.ts";
+import { PARSER_OPTIONS } from "../../shared/net/sliced_parse.ts";
 import { domLines } from "../support/dom_lines.ts";
 
-/** The tree stock parse5 and its htmlparser2 adapter build. */
-function stockTree(html: string): Document {
-  const parser = new Parser({ treeAdapter: adapter });
-  parser.tokenizer.write(html, true);
-  return parser.document as unknown as Document;
+/** The tree the lean parser builds, not shaped. */
+function leanTree(html: string): Document {
+  const handler = new DomHandler(null, { withStartIndices: false, withEndIndices: false });
+  new LeanParser(handler, PARSER_OPTIONS).end(html);
+  return handler.root;
 }
 
-Deno.test("parseTree: builds the tree a browser builds (stray </html>, misnesting, tables)", async () => {
-  const doc = await parseTree(
-    "<p>one</html><p>two<table><tr><td>cell</td></tr>stray</table><b><i>x</b>y</i>",
+/** Every node's parent, prev and next agree with its parent's children list. */
+function assertLinked(root: ParentNode): void {
+  const stack: ParentNode[] = [root];
+  while (stack.length > 0) {
+    const parent = stack.pop()!;
+    parent.children.forEach((child: AnyNode, i: number) => {
+      assert.equal(child.parent, parent);
+      assert.equal(child.prev, parent.children[i - 1] ?? null);
+      assert.equal(child.next, parent.children[i + 1] ?? null);
+      if (isElement(child)) stack.push(child);
+    });
+  }
+}
+
+/** The names of the top-level nodes and of `<html>`'s children. */
+function outline(doc: Document): string {
+  const name = (n: AnyNode) => isElement(n) ? n.name : n.type;
+  const html = doc.children.find((n) => isElement(n) && n.name === "html") as ParentNode;
+  return `${doc.children.map(name).join(",")} | ${html.children.map(name).join(",")}`;
+}
+
+Deno.test("parseTree: everything outside <head> is read into one <body>, as a browser does", async () => {
+  const cases = [
+    // Text and elements after a stray </body> and </html>.
+    [
+      "<html><head><title>t</title></head><body><p>one</p></body><p>two</p></html>three",
+      "onetwothree",
+    ],
+    // Content before <body> outside the head, and before <html>.
+    ["a<html><head></head><div>b</div> <body><p>c</p></body></html>", "abc"],
+    // No <body>; no <html> at all (a fragment), with a doctype and a comment before it.
+    ["<html><head><title>t</title></head><p>one</p>two</html>", "onetwo"],
+    ["<!doctype html><!-- c --><p>one</p><div>two</div>three", "onetwothree"],
+  ];
+  for (const [html, text] of cases) {
+    const doc = await parseTree(html);
+    const body = bodyOf(doc)!;
+    assert.equal(body.name, "body", html);
+    assert.equal(textContent(body), text, html);
+    const htmlKids = (body.parent as ParentNode).children.filter(isElement).map((e) => e.name);
+    assert.deepEqual(htmlKids, html.includes("<head>") ? ["head", "body"] : ["body"], html);
+    assertLinked(doc);
+  }
+  assert.equal(
+    outline(await parseTree("<!doctype html><!-- c --><p>x</p>")),
+    "directive,comment,html | body",
   );
-  const body = bodyOf(doc)!;
-  assert.equal(body.name, "body");
-  assert.equal(textContent(body), "onetwostraycellxy", "foster-parented text before the table");
-  assert.deepEqual(descendants(body).map((e) => e.name).slice(0, 3), ["p", "p", "table"]);
 });
 
-Deno.test("parseTree: large pages are read in slices and come out whole", async () => {
-  const html = `<body>${"<p>word</p>".repeat(30_000)}</body>`;
-  const doc = await parseTree(html, { maxDepth: 1024, maxNodes: 1_000_000, maxMs: 60_000 });
-  assert.equal(descendants(bodyOf(doc)!, new Set(["p"])).length, 30_000);
+Deno.test("parseTree: a page already in shape is the tree the lean parser builds", async () => {
+  const html = "<!doctype html>\n<html lang=en><head><title>t</title><meta charset=utf-8>" +
+    "</head>\n<body class=x><main><h1>Head</h1><p>Some <b>text</b>.</p></main>\n</body></html>";
+  const shaped = await parseTree(html);
+  assert.deepEqual(domLines(shaped), domLines(leanTree(html)));
+  assertLinked(shaped);
+});
+
+Deno.test("parseTree: the body's text equals the browser tree's on well-formed pages", async () => {
+  const pages = [
+    "<html><head><title>A</title></head><body><article><h1>T</h1><p>One &amp; two.</p>" +
+    "<ul><li>a</li><li>b</li></ul><table><tbody><tr><td>c</td></tr></tbody></table></article>" +
+    "</body></html>",
+    "<body><div><p>x<br>y</p><pre> z\n w</pre><!-- c --></div></body>",
+  ];
+  for (const html of pages) {
+    const lean = textContent(bodyOf(await parseTree(html))!);
+    assert.equal(lean, textContent(bodyOf(await parseBrowserTree(html))!), html);
+  }
+});
+
+Deno.test("shapeBody: moved nodes keep their order and their links", () => {
+  const doc = leanTree(
+    "a<p>b</p><html><i>c</i><head><title>t</title></head>d<body>e</body>f</html>g",
+  );
+  shapeBody(doc);
+  assert.equal(textContent(bodyOf(doc)!), "abcdefg");
+  assert.equal(outline(doc), "html | head,body");
+  assertLinked(doc);
 });
 
 Deno.test("parseTree: over the depth or node bound is a TreeLimitError naming the bound", async () => {
   const limits = { maxDepth: 50, maxNodes: 500, maxMs: 10_000 };
   await assert.rejects(
     parseTree("<div>".repeat(60), limits),
-    (e: unknown) => e instanceof TreeLimitError && /over 50 levels/.test(e.message),
+    (e: unknown) =>
+      e instanceof TreeLimitError &&
+      e.message === "Page nested too deeply to read: over 50 levels",
   );
-  await assert.rejects(parseTree("<b></b>".repeat(600), limits), /over 500 nodes/);
+  await assert.rejects(
+    parseTree("<b></b>".repeat(600), limits),
+    (e: unknown) =>
+      e instanceof TreeLimitError && e.message === "Page too large to read: over 500 nodes",
+  );
+  // Texts count: 300 elements with a text each are 600 nodes.
+  await assert.rejects(parseTree("<b>x</b>".repeat(300), limits), /over 500 nodes/);
   await parseTree("<div>".repeat(40), limits); // under both
+  // The default bound reads 150,000 paragraphs of text (300,000 nodes).
+  assert.ok(DEFAULT_TREE_LIMITS.maxNodes > 300_000);
 });
 
-Deno.test("parseTree: other requests run while a big page is parsed", async () => {
+Deno.test("parseTree: other requests run while a big page is parsed, and it comes out whole", async () => {
   let ticks = 0;
   const timer = setInterval(() => ticks++, 0);
+  let doc: Document;
   try {
     // 20,000 paragraphs: ~330 KiB, 21 slices. A time slice of 0 ms pauses after every one
     // whatever the machine's speed (with 25 ms a fast machine may parse it all in one slice).
-    await parseTree(
+    doc = await parseTree(
       `<body>${"<p>some words</p>".repeat(20_000)}</body>`,
       { maxDepth: 1024, maxNodes: 1_000_000, maxMs: 60_000 },
       cooperative(0),
@@ -56,47 +139,16 @@ Deno.test("parseTree: other requests run while a big page is parsed", async () =
     clearInterval(timer);
   }
   assert.ok(ticks >= 3, `the event loop ran ${ticks} times during the parse`);
+  assert.equal(descendants(bodyOf(doc)!, new Set(["p"])).length, 20_000);
 });
 
-Deno.test("readerYield: time spent paused while other work runs is not counted, its own work is", async () => {
-  const busy = (ms: number) => {
-    const end = performance.now() + ms;
-    while (performance.now() < end) { /* work */ }
-  };
-  // Budgets far above a loaded machine's scheduling hiccups (tens of ms).
-  const counted = readerYield(200);
-  busy(100); // its own work: a slice has passed, so the next yield pauses
-  const other = setTimeout(() => busy(300), 0); // another request's slice, run in that pause
-  await counted();
-  clearTimeout(other);
-  await counted(); // 100 ms of its own, under 200
-
-  const plain = readerYield(200);
-  busy(300);
+Deno.test("parseTree: its own time is bounded by the yield's budget", async () => {
   await assert.rejects(
-    plain(),
-    (e: unknown) =>
-      e instanceof TreeLimitError && e.message === "Page too complex to read: took over 200 ms",
+    parseTree(
+      `<body>${"<p>some words</p>".repeat(50_000)}</body>`,
+      { maxDepth: 1024, maxNodes: 1_000_000, maxMs: 60_000 },
+      cooperative(0, { endsAt: performance.now() + 1, over: () => new TreeLimitError("spent") }),
+    ),
+    /spent/,
   );
-});
-
-Deno.test("parseTree: the tree of stock parse5 and its adapter, foreign attributes included", async () => {
-  const pages = [
-    "<!doctype html><html lang=en><body class=a><p id=x title='t'>one<b>two</p>three",
-    "<svg viewBox='0 0 1 1' xmlns:xlink='http://www.w3.org/1999/xlink'><use xlink:href='#a' " +
-    "xml:lang=en /><foreignObject><p>html</p></foreignObject></svg><math definitionURL=x></math>",
-    "<html a=1><body b=2><html c=3 a=4><body d=5 b=6>adopted attributes",
-    "<table><tr><td a=1>cell</td></tr><b>foster</b></table><template><i>t</i></template>",
-    '<a href="x&amp;y">l</a><!-- c --><img src=i.png alt="">',
-  ];
-  for (const html of pages) {
-    assert.deepEqual(domLines(await parseTree(html)), domLines(stockTree(html)), html);
-  }
-  const use = descendants(bodyOf(await parseTree(pages[1]))!, new Set(["use"]))[0];
-  assert.deepEqual(use.attributes.find((a) => a.name === "href"), {
-    name: "href",
-    value: "#a",
-    namespace: "http://www.w3.org/1999/xlink",
-    prefix: "xlink",
-  });
 });
