@@ -13,7 +13,9 @@
  * a remote database (tests/support/hrana_server.ts, Hrana over HTTP) with the embedded cache
  * (so a miss: one database lookup); its baseline is bench/fixtures/db_query_server.ts, the
  * same one query through the same web client. Pairs alternate order each round after a
- * warm-up round; figures are medians.
+ * warm-up round; figures are medians. The page routes' pairs run again with each process given
+ * an empty `DENO_DIR` (no V8 code cache, which the warm-up start fills for the other rows):
+ * info rows, since whether a new edge instance has a code cache is not known here.
  *
  * Burst: each page route's bundle started alone, then rounds of 8 (and 64) requests at once
  * on the same page, its RSS sampled every 20 ms from /proc. Every answer must be 200 or the
@@ -118,16 +120,21 @@ function startBundle(
   return { child, origin: listeningOrigin(child, AbortSignal.timeout(START_TIMEOUT_MS)) };
 }
 
-/** One start; the first answer, to `path`, must have status `expect`. */
+/**
+ * One start; the first answer, to `path`, must have status `expect`. `emptyCache`: the process
+ * gets a `DENO_DIR` of its own, empty, so no V8 code cache from earlier starts (removed after).
+ */
 async function firstAnswer(
   dir: string,
   file: string,
   env: Record<string, string>,
   path: string,
   expect: number,
+  emptyCache = false,
 ): Promise<Start> {
+  const cache = emptyCache ? await Deno.makeTempDir({ prefix: "cold-path-deno-dir-" }) : null;
   const started = performance.now();
-  const { child, origin } = startBundle(dir, file, env);
+  const { child, origin } = startBundle(dir, file, cache ? { ...env, DENO_DIR: cache } : env);
   try {
     const base = await origin;
     for (let attempt = 0;; attempt++) {
@@ -149,6 +156,7 @@ async function firstAnswer(
     }
   } finally {
     await stopChild(child);
+    if (cache) await Deno.remove(cache, { recursive: true });
   }
 }
 
@@ -160,6 +168,8 @@ interface Pair {
   env: Record<string, string>;
   path: string;
   expect: number;
+  /** Both started with an empty `DENO_DIR` (see firstAnswer); its rows are info only. */
+  emptyCache?: boolean;
 }
 
 /** Times every pair, alternating order, after a warm-up round; one row each. */
@@ -171,11 +181,11 @@ async function measurePairs(dir: string, pairs: Pair[], note: string): Promise<B
     for (const [i, p] of pairs.entries()) {
       if (failed.has(p)) continue;
       const runProject = async () => {
-        const start = await firstAnswer(dir, p.file, p.env, p.path, p.expect);
+        const start = await firstAnswer(dir, p.file, p.env, p.path, p.expect, p.emptyCache);
         if (round >= 0) project[i].push(start);
       };
       const runBaseline = async () => {
-        const start = await firstAnswer(dir, p.baseline, p.env, p.path, p.expect);
+        const start = await firstAnswer(dir, p.baseline, p.env, p.path, p.expect, p.emptyCache);
         if (round >= 0) baseline[i].push(start);
       };
       try {
@@ -188,7 +198,7 @@ async function measurePairs(dir: string, pairs: Pair[], note: string): Promise<B
   return pairs.flatMap((p, i): BenchRow[] => {
     const measure = `first answer ${p.label}: spawn → end of the first (real) request`;
     if (failed.has(p)) return [errorRow(measure, failed.get(p))];
-    return startRows(
+    const [first, cpu] = startRows(
       {
         measure,
         cpuMeasure: `CPU time to the first answer, ${p.label}`,
@@ -198,6 +208,8 @@ async function measurePairs(dir: string, pairs: Pair[], note: string): Promise<B
       project[i],
       baseline[i],
     );
+    // Whether a new instance at the edge has a code cache is not known here: reported only.
+    return p.emptyCache ? [{ ...first, target: "info", pass: true }] : [first, cpu];
   });
 }
 
@@ -255,6 +267,16 @@ async function measureFirst(
     `median of ${ROUNDS} starts each, paired with a start of the bundled bare fetch server ` +
       `(Deno.serve + shared safeFetch of the same page, no parsing; order alternating), after ` +
       `a warm-up; bundles alone in an empty folder, edge permissions; ${pageNote}`,
+  );
+  // The same starts, each process with a DENO_DIR of its own, empty: no V8 code cache, so every
+  // module is compiled from its source, as on a host that keeps none between instances.
+  rows.push(
+    ...await measurePairs(
+      dir,
+      pagePairs.map((p) => ({ ...p, label: `${p.label}, empty DENO_DIR`, emptyCache: true })),
+      `as the rows above, each process started with an empty DENO_DIR of its own (no V8 code ` +
+        `cache: the other rows run with the one the warm-up start fills); reported, not a target`,
+    ),
   );
   if (!shortener) return rows;
   const { hrana, code } = await shortenerDatabase(dir, "link-shortener.js");
