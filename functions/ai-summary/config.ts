@@ -14,9 +14,10 @@ import type { Bindings } from "./app.ts";
 export const DEFAULT_PORT = 8004;
 
 /**
- * Pages read at once: two, not the page routes' four, since the reader's browser-grade tree
- * (parse5) takes more memory than the other routes' streaming parse (8 in flight on a 279 KiB
- * news page peaked at 272 MiB with four).
+ * Pages read at once (`/summary` and `/read` together): two, not the page routes' four, since
+ * `/read`'s browser-grade tree (parse5) takes more memory than the other routes' parse (8 in
+ * flight on a 279 KiB news page peaked at 272 MiB with four, when `/summary` used it too; with
+ * the lean tree `/summary` peaks at 168-176 MiB with two).
  */
 export const SUMMARY_ADMISSION: AdmissionLimits = { ...DEFAULT_PAGE_ADMISSION, concurrency: 2 };
 
