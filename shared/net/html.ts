@@ -1,8 +1,10 @@
 /**
- * The one HTML parsing module. htmlparser2 builds the tree (2.2x faster than linkedom and
+ * The page routes' HTML module. htmlparser2 builds the tree (2.2x faster than linkedom and
  * 2.8x faster than parse5 on a 387 KiB real page: see README, `bench/html_parsers.ts`), or
  * streams its events to a handler for a pass that needs no tree; css-select queries it,
- * domutils reads text. Experiments use only these functions.
+ * domutils reads text. The parse itself is sliced_parse.ts's, which `/summary`'s reader also
+ * runs directly (without css-select); only `/read` parses otherwise (parse5: its sanitiser
+ * needs a browser's exact tree).
  */
 import type { Handler } from "htmlparser2";
 import type { AnyNode, Document, Element, ParentNode } from "domhandler";
