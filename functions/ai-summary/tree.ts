@@ -99,42 +99,88 @@ export async function parseTree(
 }
 
 const named = (name: string) => (n: AnyNode): n is Element => isElement(n) && n.name === name;
-const isHead = named("head");
 const isBlank = (n: AnyNode) => isTextNode(n) && n.data.trim() === "";
+/** White space and comments: they stay where they are in a page already in shape. */
+const isQuiet = (n: AnyNode) => isBlank(n) || n.type === "comment";
+/** What a browser keeps in `<head>` (the HTML standard's "in head" start tags). */
+const HEAD_CONTENT = new Set([
+  "base",
+  "basefont",
+  "bgsound",
+  "link",
+  "meta",
+  "noframes",
+  "noscript",
+  "script",
+  "style",
+  "template",
+  "title",
+]);
+const isHeadContent = (n: AnyNode) => isQuiet(n) || (isElement(n) && HEAD_CONTENT.has(n.name));
 
 /**
  * Gives a tree as htmlparser2 builds it (nodes where the markup puts them) the shape a browser
- * gives it: one `<html>` holding `<head>` and one `<body>`, and in that body everything else,
- * in document order. A browser reads into the body what comes before `<html>` or `<body>`
- * outside the head, what comes after a stray `</body>` or `</html>`, and a page with no
- * `<body>` or no `<html>` at all; htmlparser2 leaves such nodes beside the body or at the top.
- * (A browser also closes `<head>` at the first tag that cannot be in it; here such a tag stays
- * in the head, which the reader skips: no page of the reader bench has one.)
+ * gives it: one `<html>` holding one `<head>` and one `<body>`. A browser keeps in the head the
+ * head content (`<title>`, `<meta>`, `<script>`...) that comes before anything else, and reads
+ * everything from the first other node on into the body, in document order: an unclosed
+ * `<head>`'s content, what comes before `<html>` or `<body>`, after a stray `</body>` or
+ * `</html>`, and pages with no `<head>`, `<body>` or `<html>` at all. htmlparser2 leaves such
+ * nodes in the head, beside the body or at the top. A page already in that shape (most) is
+ * left as it is; any other is rebuilt in one pass over the top three levels.
  */
 export function shapeBody(doc: Document): void {
-  let html = doc.children.find(named("html"));
-  if (!html) {
-    html = new Element("html", {}, []);
-    relinkChildren(doc, [...doc.children, html]);
+  const html = doc.children.find(named("html"));
+  if (html && inShape(doc, html)) return;
+  const headNodes: AnyNode[] = [];
+  const bodyNodes: AnyNode[] = [];
+  let head: Element | undefined;
+  let body: Element | undefined;
+  const place = (n: AnyNode) => {
+    if (body === undefined && bodyNodes.length === 0 && isHeadContent(n)) headNodes.push(n);
+    else bodyNodes.push(n);
+  };
+  const visit = (n: AnyNode) => {
+    if (!isElement(n)) place(n);
+    else if (n.name === "head" && head === undefined && bodyNodes.length === 0) {
+      head = n;
+      n.children.forEach(place);
+    } else if (n.name === "body" && body === undefined) {
+      body = n;
+      // No spread: a body of 150,000 children would overflow the call's arguments.
+      for (let i = 0; i < n.children.length; i++) bodyNodes.push(n.children[i]);
+    } else if (n.name === "head") n.children.forEach(place); // in the body: its content is body's
+    else place(n);
+  };
+  const top = doc.children.filter((n) => n.type === "directive");
+  for (const n of doc.children) {
+    if (n === html) html.children.forEach(visit);
+    else if (n.type !== "directive") visit(n);
   }
-  let body = html.children.find(named("body"));
-  if (!body) {
-    body = new Element("body", {}, []);
-    relinkChildren(html, [...html.children, body]);
+  head ??= new Element("head", {}, []);
+  body ??= new Element("body", {}, []);
+  const root = html ?? new Element("html", {}, []);
+  relinkChildren(head, headNodes);
+  relinkChildren(body, bodyNodes);
+  relinkChildren(root, [head, body]);
+  relinkChildren(doc, [...top, root]);
+}
+
+/**
+ * True when `html` is the page's one top-level node besides the doctype, white space and
+ * comments, and holds (besides those) an optional `<head>` of head content, then a `<body>`.
+ */
+function inShape(doc: Document, html: Element): boolean {
+  if (!doc.children.every((n) => n === html || n.type === "directive" || isQuiet(n))) return false;
+  let head = false;
+  let body = false;
+  for (const n of html.children) {
+    if (isQuiet(n)) continue;
+    if (!head && !body && isElement(n) && n.name === "head" && n.children.every(isHeadContent)) {
+      head = true;
+    } else if (!body && isElement(n) && n.name === "body") body = true;
+    else return false;
   }
-  const top = doc.children.indexOf(html);
-  const at = html.children.indexOf(body);
-  // Before <html>: not the doctype, a comment or white space, which a browser keeps there.
-  const topBefore = doc.children.slice(0, top).filter((n) =>
-    n.type !== "directive" && n.type !== "comment" && !isBlank(n)
-  );
-  const before = html.children.slice(0, at).filter((n) => !isHead(n) && !isBlank(n));
-  const after = [...html.children.slice(at + 1), ...doc.children.slice(top + 1)];
-  const moving = new Set([...topBefore, ...before, ...after]);
-  if (moving.size === 0) return;
-  relinkChildren(html, html.children.filter((n) => !moving.has(n)));
-  relinkChildren(doc, doc.children.filter((n) => !moving.has(n)));
-  relinkChildren(body, [...topBefore, ...before, ...body.children, ...after]);
+  return body;
 }
 
 /** The `<body>` of a parsed tree (both parsers make one), else the first `<html>`. */

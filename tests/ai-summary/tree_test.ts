@@ -44,31 +44,40 @@ function outline(doc: Document): string {
   return `${doc.children.map(name).join(",")} | ${html.children.map(name).join(",")}`;
 }
 
-Deno.test("parseTree: everything outside <head> is read into one <body>, as a browser does", async () => {
-  const cases = [
+Deno.test("parseTree: everything but the head's content is read into one <body>, as a browser does", async () => {
+  // [page, body text, head's element children]
+  const cases: [string, string, string][] = [
     // Text and elements after a stray </body> and </html>.
     [
       "<html><head><title>t</title></head><body><p>one</p></body><p>two</p></html>three",
       "onetwothree",
+      "title",
     ],
-    // Content before <body> outside the head, and before <html>.
-    ["a<html><head></head><div>b</div> <body><p>c</p></body></html>", "abc"],
+    // Content before <body> outside the head, and before <html> (the title is then the body's).
+    ["a<html><head><title>t</title></head><div>b</div> <body><p>c</p></body></html>", "atb c", ""],
     // No <body>; no <html> at all (a fragment), with a doctype and a comment before it.
-    ["<html><head><title>t</title></head><p>one</p>two</html>", "onetwo"],
-    ["<!doctype html><!-- c --><p>one</p><div>two</div>three", "onetwothree"],
+    ["<html><head><title>t</title></head><p>one</p>two</html>", "onetwo", "title"],
+    ["<!doctype html><!-- c --><p>one</p><div>two</div>three", "onetwothree", ""],
+    // An unclosed <head>: what cannot be in a head closes it, with everything after it.
+    ["<html><head><title>t</title><div>one</div><meta name=x></html>", "one", "title"],
+    // Head content first, then the page, with no <html>, <head> or <body> tag.
+    ["<meta charset=utf-8><title>t</title>\n<article><p>one</p></article>", "one", "meta,title"],
+    ["<head><title>t</title></head><p>one</p>", "one", "title"],
   ];
-  for (const [html, text] of cases) {
+  for (const [html, text, headKids] of cases) {
     const doc = await parseTree(html);
     const body = bodyOf(doc)!;
     assert.equal(body.name, "body", html);
     assert.equal(textContent(body), text, html);
-    const htmlKids = (body.parent as ParentNode).children.filter(isElement).map((e) => e.name);
-    assert.deepEqual(htmlKids, html.includes("<head>") ? ["head", "body"] : ["body"], html);
+    const root = body.parent as ParentNode;
+    assert.deepEqual(root.children.filter(isElement).map((e) => e.name), ["head", "body"], html);
+    const head = root.children.find((n) => isElement(n) && n.name === "head") as ParentNode;
+    assert.equal(head.children.filter(isElement).map((e) => e.name).join(","), headKids, html);
     assertLinked(doc);
   }
   assert.equal(
     outline(await parseTree("<!doctype html><!-- c --><p>x</p>")),
-    "directive,comment,html | body",
+    "directive,html | head,body",
   );
 });
 
@@ -94,12 +103,22 @@ Deno.test("parseTree: the body's text equals the browser tree's on well-formed p
 });
 
 Deno.test("shapeBody: moved nodes keep their order and their links", () => {
+  // A <title> after the body has begun is the body's, as a browser reads it.
   const doc = leanTree(
     "a<p>b</p><html><i>c</i><head><title>t</title></head>d<body>e</body>f</html>g",
   );
   shapeBody(doc);
-  assert.equal(textContent(bodyOf(doc)!), "abcdefg");
+  assert.equal(textContent(bodyOf(doc)!), "abctdefg");
   assert.equal(outline(doc), "html | head,body");
+  assertLinked(doc);
+});
+
+Deno.test("shapeBody: a body of 150,000 children is moved whole, in one pass", () => {
+  const doc = leanTree(`<html><body>${"<p>a</p>".repeat(150_000)}</body><p>b</p></html>`);
+  shapeBody(doc);
+  const body = bodyOf(doc)!;
+  assert.equal(body.children.length, 150_001);
+  assert.equal(textContent(body.children[150_000]), "b");
   assertLinked(doc);
 });
 
