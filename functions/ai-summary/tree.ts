@@ -1,8 +1,8 @@
 /**
  * The reader's HTML tree for `/summary`, and the limits of every read. The shared lean parser
  * (shared/net/sliced_parse.ts: htmlparser2, the parser of the other page routes) builds a
- * domhandler tree, then `shapeBody` gives it a browser's shape where the reader looks: one
- * `<body>` holding everything outside `<head>`. On the 258 real pages of the reader bench the
+ * domhandler tree, then `shapeBody` splits head and body as a browser does (the head's content
+ * first, everything else in one `<body>`). On the 258 real pages of the reader bench the
  * text is the same as from parse5's browser tree on all but one (a credit line more), in half
  * the time; a fresh instance's first `/summary` is about 40 ms faster (bench/cold_path.ts).
  * `/read` returns the page's own HTML and keeps parse5's exact browser tree (browser_tree.ts):
