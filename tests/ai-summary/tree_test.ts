@@ -1,6 +1,5 @@
 /** The /summary reader's bounded parse and its body shape (functions/ai-summary/tree.ts). */
 import assert from "node:assert/strict";
-import { DomHandler } from "domhandler";
 import type { AnyNode, Document, ParentNode } from "domhandler";
 import {
   bodyOf,
@@ -12,16 +11,8 @@ import {
 import { parseBrowserTree } from "../../functions/ai-summary/browser_tree.ts";
 import { descendants, isElement, textContent } from "../../functions/ai-summary/dom.ts";
 import { cooperative } from "../../shared/contract/cooperative.ts";
-import { LeanParser } from "../../shared/net/lean_parser.ts";
-import { PARSER_OPTIONS } from "../../shared/net/sliced_parse.ts";
+import { parseHtml } from "../../shared/net/html.ts";
 import { domLines } from "../support/dom_lines.ts";
-
-/** The tree the lean parser builds, not shaped. */
-function leanTree(html: string): Document {
-  const handler = new DomHandler(null, { withStartIndices: false, withEndIndices: false });
-  new LeanParser(handler, PARSER_OPTIONS).end(html);
-  return handler.root;
-}
 
 /** Every node's parent, prev and next agree with its parent's children list. */
 function assertLinked(root: ParentNode): void {
@@ -85,7 +76,7 @@ Deno.test("parseTree: a page already in shape is the tree the lean parser builds
   const html = "<!doctype html>\n<html lang=en><head><title>t</title><meta charset=utf-8>" +
     "</head>\n<body class=x><main><h1>Head</h1><p>Some <b>text</b>.</p></main>\n</body></html>";
   const shaped = await parseTree(html);
-  assert.deepEqual(domLines(shaped), domLines(leanTree(html)));
+  assert.deepEqual(domLines(shaped), domLines(parseHtml(html)));
   assertLinked(shaped);
 });
 
@@ -104,7 +95,7 @@ Deno.test("parseTree: the body's text equals the browser tree's on well-formed p
 
 Deno.test("shapeBody: moved nodes keep their order and their links", () => {
   // A <title> after the body has begun is the body's, as a browser reads it.
-  const doc = leanTree(
+  const doc = parseHtml(
     "a<p>b</p><html><i>c</i><head><title>t</title></head>d<body>e</body>f</html>g",
   );
   shapeBody(doc);
@@ -114,7 +105,7 @@ Deno.test("shapeBody: moved nodes keep their order and their links", () => {
 });
 
 Deno.test("shapeBody: a body of 150,000 children is moved whole, in one pass", () => {
-  const doc = leanTree(`<html><body>${"<p>a</p>".repeat(150_000)}</body><p>b</p></html>`);
+  const doc = parseHtml(`<html><body>${"<p>a</p>".repeat(150_000)}</body><p>b</p></html>`);
   shapeBody(doc);
   const body = bodyOf(doc)!;
   assert.equal(body.children.length, 150_001);
