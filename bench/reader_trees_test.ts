@@ -5,25 +5,21 @@
  * few pages, where the two texts may differ by a line (token F1 of at least 0.95).
  */
 import assert from "node:assert/strict";
-import { blockText, extractArticle, readPage } from "../functions/ai-summary/readable.ts";
+import { readPage, readTree } from "../functions/ai-summary/readable.ts";
 import { parseBrowserTree } from "../functions/ai-summary/browser_tree.ts";
 import { readerYield } from "../functions/ai-summary/tree.ts";
 import { corpus, tokenF1, tokens } from "./reader.ts";
-
-/** The reader on parse5's browser tree, as readPage reads the lean one. */
-async function readBrowserTree(html: string): Promise<{ title: string | null; text: string }> {
-  const yieldSoon = readerYield(60_000);
-  const reparse = () => parseBrowserTree(html, undefined, yieldSoon);
-  const { title, article } = await extractArticle(await reparse(), reparse, yieldSoon);
-  return { title, text: article ? await blockText(article, yieldSoon) : "" };
-}
 
 Deno.test("the /summary reader's text from the lean tree is the browser tree's on the corpus", async () => {
   const pages = corpus();
   const differing: string[] = [];
   for (const page of pages) {
     const lean = await readPage(page.html);
-    const browser = await readBrowserTree(page.html);
+    const yieldSoon = readerYield(60_000);
+    const browser = await readTree(
+      () => parseBrowserTree(page.html, undefined, yieldSoon),
+      yieldSoon,
+    );
     assert.equal(lean.title, browser.title, page.name);
     if (lean.text === browser.text) continue;
     const f1 = tokenF1(tokens(lean.text), tokens(browser.text));

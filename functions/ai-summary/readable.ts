@@ -178,8 +178,16 @@ export async function readPage(
 ): Promise<ReadResult> {
   const limits = options.limits ?? DEFAULT_TREE_LIMITS;
   const yieldSoon = readerYield(limits.maxMs);
-  const reparse = () => parseTree(html, limits, yieldSoon);
-  const { title, article } = await extractArticle(await reparse(), reparse, yieldSoon, options.url);
+  return await readTree(() => parseTree(html, limits, yieldSoon), yieldSoon, options.url);
+}
+
+/** The title and main text of the page `parse` parses (readPage, on another tree). */
+export async function readTree(
+  parse: Reparse,
+  yieldSoon: YieldSoon,
+  url?: string,
+): Promise<ReadResult> {
+  const { title, article } = await extractArticle(await parse(), parse, yieldSoon, url);
   return { title, text: article ? await blockText(article, yieldSoon) : "" };
 }
 
