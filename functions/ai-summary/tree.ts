@@ -135,13 +135,15 @@ export function shapeBody(doc: Document): void {
   const bodyNodes: AnyNode[] = [];
   let head: Element | undefined;
   let body: Element | undefined;
+  /** The body has begun: its element was met, or a node that opens it. */
+  const inBody = () => body !== undefined || bodyNodes.length > 0;
   const place = (n: AnyNode) => {
-    if (body === undefined && bodyNodes.length === 0 && isHeadContent(n)) headNodes.push(n);
+    if (!inBody() && isHeadContent(n)) headNodes.push(n);
     else bodyNodes.push(n);
   };
   const visit = (n: AnyNode) => {
     if (!isElement(n)) place(n);
-    else if (n.name === "head" && head === undefined && bodyNodes.length === 0) {
+    else if (n.name === "head" && head === undefined && !inBody()) {
       head = n;
       n.children.forEach(place);
     } else if (n.name === "body" && body === undefined) {
