@@ -127,11 +127,15 @@ async function parseEach(
   yieldSoon: () => Promise<void>,
 ): Promise<ParsedCsp> {
   const out: ParsedCsp = { policies: [], invalid: [] };
+  // A policy repeated word for word is parsed once and is the same object each time, so that
+  // intersectAll folds it in once: 150,000 copies of one <meta> were 10× a plain page's time.
+  const parsed = new Map<string, ParsedCsp>();
   for (const value of values) {
     for (const serialized of value.split(",")) {
-      const { policies, invalid } = parseCsp([serialized], fromMeta);
-      if (policies.length) out.policies.push(policies[0]);
-      if (invalid.length) out.invalid.push(invalid[0]);
+      let one = parsed.get(serialized);
+      if (!one) parsed.set(serialized, one = parseCsp([serialized], fromMeta));
+      if (one.policies.length) out.policies.push(one.policies[0]);
+      if (one.invalid.length) out.invalid.push(one.invalid[0]);
       await yieldSoon();
     }
   }
@@ -147,7 +151,11 @@ async function intersectAll(
   yieldSoon: () => Promise<void>,
 ): Promise<CspPolicy | null> {
   let out: CspPolicy | null = null;
+  // Intersecting is idempotent too: a policy already folded in changes nothing.
+  const folded = new Set<CspPolicy>();
   for (const policy of policies) {
+    if (folded.has(policy)) continue;
+    folded.add(policy);
     out = out ? intersectPolicies([out, policy]) : new Map(policy);
     await yieldSoon();
   }

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createApp } from "../../functions/ai-summary/app.ts";
 import { extractiveAi } from "../../shared/bindings/ai/mod.ts";
 import { startFixtureServer } from "../support/fixture_server.ts";
-import { latenciesDuring } from "../support/loop_latency.ts";
+import { latenciesDuring, loopProbe } from "../support/loop_latency.ts";
 import { repeatedElementsTests, repeatedPage } from "../support/parse_bounds.ts";
 import { openPolicy } from "../support/policy.ts";
 
@@ -39,27 +39,6 @@ repeatedElementsTests(createApp, "/read", ELEMENTS, {
   overBound: OVER_BOUND,
   budgetMs: BUDGET_MS,
 });
-
-/**
- * The longest stretches between two turns of a timer chain: how long the event loop was held
- * at once (a timer due at once waits for whatever runs).
- */
-function loopProbe(): () => number[] {
-  const gaps: number[] = [];
-  let last = performance.now();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const tick = () => {
-    const now = performance.now();
-    gaps.push(now - last);
-    last = now;
-    timer = setTimeout(tick, 0);
-  };
-  timer = setTimeout(tick, 0);
-  return () => {
-    clearTimeout(timer);
-    return gaps.sort((a, b) => b - a);
-  };
-}
 
 /** The reader's cooperative slice (tree.ts readerYield): the loop is let go once it has passed. */
 const SLICE_MS = 25;

@@ -1,5 +1,6 @@
 /** Builds audit inputs for the unit tests of the security table without any network. */
 import { securityAudit } from "../../functions/devtools-inspector/audit.ts";
+import type { AuditInput } from "../../functions/devtools-inspector/audit_context.ts";
 import { describeCookies } from "../../functions/devtools-inspector/cookies.ts";
 import { scanPage } from "../../functions/devtools-inspector/page_scan.ts";
 import {
@@ -28,9 +29,14 @@ export const PAGE = "https://shop.example/account/";
 
 /** Audits a scenario with the whole table. */
 export async function audit(s: Scenario): Promise<SecurityReport> {
+  return securityAudit(await auditInput(s));
+}
+
+/** The audit's input for a scenario (what the route hands the table). */
+export async function auditInput(s: Scenario): Promise<AuditInput> {
   const url = s.url ?? PAGE;
   const html = s.html === undefined ? "<!doctype html><title>t</title>" : s.html;
-  return securityAudit({
+  return {
     finalUrl: url,
     headers: new Headers(s.headers ?? {}),
     cookies: describeCookies(s.setCookies ?? [], new URL(url)),
@@ -38,7 +44,7 @@ export async function audit(s: Scenario): Promise<SecurityReport> {
     httpRoute: s.httpRoute ?? defaultRoute(url),
     preflight: preflightOf(s.preflight),
     tls: s.tls ?? null,
-  });
+  };
 }
 
 /** An http:// page is its own route (no redirect); an https:// one is reached by a 301. */

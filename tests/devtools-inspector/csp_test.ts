@@ -7,7 +7,8 @@ import {
   readPolicy,
   restrictsFraming,
 } from "../../functions/devtools-inspector/csp.ts";
-import { audit } from "./audit_helper.ts";
+import { buildAuditContext } from "../../functions/devtools-inspector/audit_context.ts";
+import { audit, auditInput } from "./audit_helper.ts";
 
 Deno.test("a header may carry several policies; directives and sources are lowercased", () => {
   const { policies, invalid } = parseCsp([
@@ -73,6 +74,37 @@ Deno.test("with several policies, the strictest decides (all are enforced)", asy
   })).checks.find((c) => c.id === "content-security-policy")!;
   assert.equal(metaRow.result, "csp-implemented-with-no-unsafe-default-src-none");
   assert.deepEqual(metaRow.evidence, ["1 policy from <meta http-equiv>"]);
+});
+
+Deno.test("a <meta> policy repeated word for word counts each time and is intersected once", async () => {
+  const meta = (policy: string) =>
+    `<meta http-equiv="Content-Security-Policy" content="${policy}">`;
+  const csp = async (...policies: string[]) =>
+    (await buildAuditContext(
+      await auditInput({
+        headers: { "content-security-policy": "default-src 'self' https:" },
+        html: policies.map(meta).join(""),
+      }),
+    )).csp;
+  const once = await csp("script-src 'self' https:", "img-src 'self'");
+  const thrice = await csp(
+    "script-src 'self' https:",
+    "img-src 'self'",
+    "script-src 'self' https:",
+    "script-src 'self' https:",
+  );
+  assert.equal(thrice.meta.length, 4);
+  assert.equal(thrice.meta[0], thrice.meta[2]); // parsed once
+  assert.deepEqual([...thrice.effective!], [...once.effective!]);
+  // A different policy after the repeats still narrows the intersection.
+  const narrower = await csp(
+    "script-src 'self' https:",
+    "img-src 'self'",
+    "script-src 'self' https:",
+    "script-src 'self'",
+  );
+  assert.deepEqual(narrower.effective!.get("script-src"), ["'self'"]);
+  assert.deepEqual(once.effective!.get("script-src"), ["'self'", "https:"]);
 });
 
 Deno.test("frame-ancestors restricts framing unless it allows any origin", () => {

@@ -18,7 +18,7 @@ import {
   REPEATS,
 } from "../support/parse_bounds.ts";
 import { startFixtureServer } from "../support/fixture_server.ts";
-import { latenciesDuring } from "../support/loop_latency.ts";
+import { latenciesDuring, loopProbe } from "../support/loop_latency.ts";
 import { openPolicy } from "../support/policy.ts";
 
 parseBoundsTests(createApp, "/metadata");
@@ -47,8 +47,10 @@ repeatedElementsTests(createApp, "/metadata", [
  * between its steps. Before, one walk, one JSON-LD pass or one body rule ran to its end: on
  * 150,000 icons a `GET /` waited half of the request's whole time (3.9 s of 7.6 s on a loaded
  * machine), on a JSON-LD graph nearly all of it (79-86 %). A ratio of two times of the same
- * run: the worst `GET /` under half of the request's own time (after: a tenth to a fifth, the
- * rest being garbage collection and parse slices on a loaded machine, up to 30 % once).
+ * run: the longest stretch the loop is held at once under a third of the request's own time
+ * (after: at most a fifth, 90 ms of 440, a parse slice with a young-generation collection).
+ * The worst `GET /` is reported, not asserted: it adds the HTTP client's and server's turns of
+ * the same loop and the machine's hiccups (once 219 ms of 347, while no stretch passed 90).
  */
 Deno.test("/metadata: GET / is answered between the steps of hostile pages (worst wait, not the median)", async () => {
   const graph = `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[${
@@ -79,18 +81,19 @@ Deno.test("/metadata: GET / is answered between the steps of hostile pages (wors
   try {
     await (await fetch(ask("graph"))).text(); // the extractor loads on first use
     for (const k of Object.keys(pages)) {
+      const stop = loopProbe();
       const seen = await latenciesDuring(
         base,
         () => fetch(ask(k)).then(async (res) => [res.status, await res.json()] as const),
         5,
       );
+      const longest = stop()[0];
       const [status, body] = seen.result;
       assert.equal(status, 200, JSON.stringify(body).slice(0, 300));
-      const worst = Math.max(...seen.latencies);
       assert.ok(seen.latencies.length >= 3, `${k}: too few GET / during the work: ${seen.shown}`);
       assert.ok(
-        worst < seen.workMs / 2,
-        `${k}: a GET / waited ${worst.toFixed(0)} ms; ${seen.shown}`,
+        longest < seen.workMs / 3,
+        `${k}: the loop was held ${longest.toFixed(0)} ms at once; ${seen.shown}`,
       );
     }
   } finally {

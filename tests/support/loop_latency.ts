@@ -49,3 +49,24 @@ export async function latenciesDuring<T>(
   console.log(`GET / median ${median.toFixed(0)} ms; ${shown}`);
   return { result, latencies, median, workMs, shown };
 }
+
+/**
+ * The longest stretches between two turns of a timer chain: how long the event loop was held
+ * at once (a timer due at once waits for whatever runs).
+ */
+export function loopProbe(): () => number[] {
+  const gaps: number[] = [];
+  let last = performance.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const tick = () => {
+    const now = performance.now();
+    gaps.push(now - last);
+    last = now;
+    timer = setTimeout(tick, 0);
+  };
+  timer = setTimeout(tick, 0);
+  return () => {
+    clearTimeout(timer);
+    return gaps.sort((a, b) => b - a);
+  };
+}
