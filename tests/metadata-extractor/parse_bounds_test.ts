@@ -52,7 +52,7 @@ repeatedElementsTests(createApp, "/metadata", [
  * The worst `GET /` is reported, not asserted: it adds the HTTP client's and server's turns of
  * the same loop and the machine's hiccups (once 219 ms of 347, while no stretch passed 90).
  */
-Deno.test("/metadata: GET / is answered between the steps of hostile pages (worst wait, not the median)", async () => {
+Deno.test("/metadata: GET / is answered between the steps of hostile pages (the longest loop stretch, not the median)", async () => {
   const graph = `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[${
     Array(24_000).fill('{"@type":"Person","name":"a","url":"/p"}').join(",")
   }]}</script>`;
