@@ -15,7 +15,7 @@ import {
   type LightApp,
 } from "../../shared/contract/light_app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
-import { Admission, admitted } from "../../shared/contract/admission.ts";
+import { Admission, admitted, NARROW_PAGE_ADMISSION } from "../../shared/contract/admission.ts";
 import { ApiError } from "../../shared/contract/errors.ts";
 import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { MODEL_HEADER } from "../../shared/contract/middleware.ts";
@@ -23,7 +23,6 @@ import { type FetchPolicy, type FetchResult, safeFetch } from "../../shared/net/
 import { enumParam, URL_PARAM } from "../../shared/contract/params.ts";
 import { summaryMessages } from "./prompt.ts";
 import { ROOT } from "./root.ts";
-import { SUMMARY_ADMISSION } from "./config.ts";
 
 /**
  * The page reader (HTML parser, readable pass), loaded by the first `/summary` rather than
@@ -54,7 +53,7 @@ export { ROOT };
 export interface Bindings {
   /** Where outbound fetches may go, and their limits. */
   fetchPolicy: FetchPolicy;
-  /** Page requests at once and waiting (default: SUMMARY_ADMISSION). */
+  /** Page requests at once and waiting (default: NARROW_PAGE_ADMISSION). */
   admission?: Admission;
   /** The text-generation model. */
   AI: AI;
@@ -105,7 +104,7 @@ export const MCP_TOOLS: McpTool[] = [
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): LightApp {
   // Its response schemas (zod) load with the document, not with the first /summary.
   const app = createLightApp(ROOT, () => import("./operations.ts"), options);
-  const pages = bindings.admission ?? new Admission(SUMMARY_ADMISSION);
+  const pages = bindings.admission ?? new Admission(NARROW_PAGE_ADMISSION);
   const summaryRoute = {
     method: "get",
     path: "/summary",

@@ -6,7 +6,7 @@ import {
   type LightApp,
 } from "../../shared/contract/light_app.ts";
 import { onFirstUse } from "../../shared/contract/lazy.ts";
-import { Admission, admitted } from "../../shared/contract/admission.ts";
+import { Admission, admitted, NARROW_PAGE_ADMISSION } from "../../shared/contract/admission.ts";
 import { addMcp, type McpTool } from "../../shared/contract/mcp.ts";
 import { URL_QUERY } from "../../shared/contract/params.ts";
 import { type FetchPolicy, safeFetch } from "../../shared/net/safe_fetch.ts";
@@ -26,7 +26,7 @@ export { ROOT };
 export interface Bindings {
   /** Where outbound fetches may go, and their limits. */
   fetchPolicy: FetchPolicy;
-  /** Page requests at once and waiting (default: DEFAULT_PAGE_ADMISSION). */
+  /** Page requests at once and waiting (default: NARROW_PAGE_ADMISSION). */
   admission?: Admission;
   /**
    * Milliseconds a page's parse and reading may take (`ANALYSIS_BUDGET_MS`, default 10,000);
@@ -54,7 +54,7 @@ export const MCP_TOOLS: McpTool[] = [
 export function createApp(bindings: Bindings, options: ExperimentOptions = {}): LightApp {
   // Its response schemas (zod) load with the document, not with the first /metadata.
   const app = createLightApp(ROOT, () => import("./operations.ts"), options);
-  const pages = bindings.admission ?? new Admission();
+  const pages = bindings.admission ?? new Admission(NARROW_PAGE_ADMISSION);
   const route = {
     method: "get",
     path: "/metadata",

@@ -2,7 +2,12 @@
  * What the page routes (/analyze, /inspect, /metadata) read from the environment: one reader,
  * so the three experiments cannot drift apart.
  */
-import { Admission, admissionFromEnv } from "../contract/admission.ts";
+import {
+  Admission,
+  admissionFromEnv,
+  type AdmissionLimits,
+  DEFAULT_PAGE_ADMISSION,
+} from "../contract/admission.ts";
 import type { Env } from "../contract/config.ts";
 import { fetchPolicyFromEnv } from "./fetch_policy.ts";
 import type { FetchPolicy } from "./safe_fetch.ts";
@@ -18,12 +23,15 @@ export interface PageBindings {
 /**
  * The fetch policy (`ALLOW_PRIVATE_NETWORKS`, `FETCH_TIMEOUT_MS`, `FETCH_MAX_BYTES`), page
  * admission (`PAGE_*`) and the time budget of a page's parse and analysis
- * (`ANALYSIS_BUDGET_MS`: default 10 s, 100 ms to 2 min).
+ * (`ANALYSIS_BUDGET_MS`: default 10 s, 100 ms to 2 min); `admission` gives the route's defaults.
  */
-export function pageBindingsFromEnv(env: Env): PageBindings {
+export function pageBindingsFromEnv(
+  env: Env,
+  admission: AdmissionLimits = DEFAULT_PAGE_ADMISSION,
+): PageBindings {
   return {
     fetchPolicy: fetchPolicyFromEnv(env),
-    admission: new Admission(admissionFromEnv(env)),
+    admission: new Admission(admissionFromEnv(env, admission)),
     analysisBudgetMs: env.int("ANALYSIS_BUDGET_MS", 10_000, 100, 120_000),
   };
 }

@@ -18,6 +18,10 @@ import { createApp as createAnalyzer } from "../../../functions/dependency-analy
 import { createApp as createExtractor } from "../../../functions/metadata-extractor/app.ts";
 import { createApp as createInspector } from "../../../functions/devtools-inspector/app.ts";
 import { createApp as createSummary } from "../../../functions/ai-summary/app.ts";
+import { bindingsFromEnv as analyzerBindings } from "../../../functions/dependency-analyzer/config.ts";
+import { bindingsFromEnv as metadataBindings } from "../../../functions/metadata-extractor/config.ts";
+import { bindingsFromEnv as inspectorBindings } from "../../../functions/devtools-inspector/config.ts";
+import { bindingsFromEnv as summaryBindings } from "../../../functions/ai-summary/config.ts";
 import { aiFromEnv } from "../../../shared/bindings/ai/mod.ts";
 import { openPolicy } from "../../support/policy.ts";
 import { startFixtureServer } from "../../support/fixture_server.ts";
@@ -164,6 +168,17 @@ Deno.test("admission: limits from the environment, defaults and bounds", () => {
     { concurrency: 2, maxQueued: 0, maxWaitMs: 500 },
   );
   assert.throws(() => admissionFromEnv(new Env({ PAGE_CONCURRENCY: "0" })), /PAGE_CONCURRENCY/);
+});
+
+Deno.test("admission: /metadata and /summary run two pages at once by default, the others four", () => {
+  const env = new Env({});
+  const concurrency = (b: { admission?: Admission }) => b.admission!.limits.concurrency;
+  assert.equal(concurrency(metadataBindings(env)), 2);
+  assert.equal(concurrency(summaryBindings(env)), 2);
+  assert.equal(concurrency(analyzerBindings(env)), 4);
+  assert.equal(concurrency(inspectorBindings(env)), 4);
+  // PAGE_CONCURRENCY still sets it.
+  assert.equal(concurrency(metadataBindings(new Env({ PAGE_CONCURRENCY: "6" }))), 6);
 });
 
 /** The embedded model (extractive, offline): what ai-summary runs without configuration. */
