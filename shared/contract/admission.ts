@@ -34,10 +34,10 @@ export const DEFAULT_PAGE_ADMISSION: AdmissionLimits = {
 /**
  * Two pages at once, for the routes whose burst passed a third of an instance's memory with
  * four (bench/cold_path.ts, 8 in flight on a 279 KiB news page). `/summary` with `/read`:
- * parse5's tree, 272 MiB with four. `/metadata`: 300-326 MiB in 2 of 13 runs with four (451
+ * parse5's tree, 272 MiB with four. `/metadata`: 294-326 MiB in 2 of 21 runs with four (451
  * with 64 in flight), when a major collection started mid-burst counted what the four running
  * requests allocated meanwhile as live and V8 let the heap grow from that to ~200 MB; with two,
- * 177-211 MiB in 28 runs, for 10-15% less throughput in the burst.
+ * 177-209 MiB in 33 runs, for 10-15% less throughput in the burst.
  */
 export const NARROW_PAGE_ADMISSION: AdmissionLimits = { ...DEFAULT_PAGE_ADMISSION, concurrency: 2 };
 
