@@ -107,7 +107,7 @@ export function parseBoundsTests(
   });
 
   const work = withLargePage ? "a large page and a nested one" : "nested pages";
-  Deno.test(`GET / answers under 100 ms while ${path} works on ${work}`, async () => {
+  Deno.test(`GET / is answered between the parse slices while ${path} works on ${work}`, async () => {
     await withApp(async (app, pages) => {
       await warmUp(app, pages);
       const targets = [
