@@ -23,15 +23,15 @@ export interface PageBindings {
 /**
  * The fetch policy (`ALLOW_PRIVATE_NETWORKS`, `FETCH_TIMEOUT_MS`, `FETCH_MAX_BYTES`), page
  * admission (`PAGE_*`) and the time budget of a page's parse and analysis
- * (`ANALYSIS_BUDGET_MS`: default 10 s, 100 ms to 2 min); `admission` gives the route's defaults.
+ * (`ANALYSIS_BUDGET_MS`: default 10 s, 100 ms to 2 min); `PAGE_*` default to `defaults`.
  */
 export function pageBindingsFromEnv(
   env: Env,
-  admission: AdmissionLimits = DEFAULT_PAGE_ADMISSION,
+  defaults: AdmissionLimits = DEFAULT_PAGE_ADMISSION,
 ): PageBindings {
   return {
     fetchPolicy: fetchPolicyFromEnv(env),
-    admission: new Admission(admissionFromEnv(env, admission)),
+    admission: new Admission(admissionFromEnv(env, defaults)),
     analysisBudgetMs: env.int("ANALYSIS_BUDGET_MS", 10_000, 100, 120_000),
   };
 }
