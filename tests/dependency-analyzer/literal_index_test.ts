@@ -1,6 +1,6 @@
 /** The literal prefilter: which literals occur and where, case-insensitively, overlaps included. */
 import assert from "node:assert/strict";
-import { LiteralIndex } from "../../functions/dependency-analyzer/literal_index.ts";
+import { classOf, LiteralIndex } from "../../functions/dependency-analyzer/literal_index.ts";
 
 Deno.test("finds every literal that occurs, overlapping and nested ones too", () => {
   const index = new LiteralIndex([
@@ -46,4 +46,37 @@ Deno.test("matches the brute-force answer on random texts", () => {
     const found = index.find(text);
     assert.deepEqual(new Map([...found].sort((a, b) => a[0] - b[0])), expected(text), text);
   }
+});
+
+Deno.test("past ASCII every code unit is one class, in two-byte texts too", () => {
+  // The oracle folds each UTF-16 code unit to its class and searches the folded strings.
+  const fold = (s: string) =>
+    Array.from({ length: s.length }, (_, i) => String.fromCharCode(65 + classOf(s.charCodeAt(i))))
+      .join("");
+  const alphabet = ["a", "B", ".", "é", "€", "😀", "\u00ff", "\uffff", "1"];
+  let seed = 11;
+  const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+  const word = (len: number) => Array.from({ length: len }, () => alphabet[rand(9)]).join("");
+  const literals = Array.from({ length: 40 }, () => word(2 + rand(4)));
+  const index = new LiteralIndex(literals);
+  for (let t = 0; t < 40; t++) {
+    const text = word(60);
+    const expected = new Map<number, number[]>();
+    const folded = fold(text);
+    literals.forEach((l, id) => {
+      const f = fold(l);
+      for (let at = folded.indexOf(f); at >= 0; at = folded.indexOf(f, at + 1)) {
+        expected.set(id, [...expected.get(id) ?? [], at + f.length]);
+      }
+    });
+    const found = index.find(text);
+    assert.deepEqual(
+      new Map([...found].sort((a, b) => a[0] - b[0])),
+      new Map([...expected].sort((a, b) => a[0] - b[0])),
+      text,
+    );
+  }
+  // "é" and "€" share class 0: lossy on purpose (a false "present" costs one regex run).
+  assert.deepEqual([...new LiteralIndex(["café"]).find("cafe caf€").keys()], [0]);
+  assert.equal(classOf(NaN), 0);
 });
