@@ -31,23 +31,12 @@ aria-haspopup aria-live aria-selected data-src data-srcset data-id data-type dat
 onclick onload onerror translate contenteditable draggable spellcheck accesskey slot is
 translate popover inert`;
 
-/** Table size: a power of two, several times the names (few probes per lookup). */
-const SIZE = 2048;
-const MASK = SIZE - 1;
 /** Longer names are not looked up (long data-* names are rarely repeated). */
 const MAX_LENGTH = 16;
-
-const table: (string | undefined)[] = new Array(SIZE).fill(undefined);
 
 /** ASCII upper case lowered, as `toLowerCase` does it; any other code unchanged. */
 function lowered(c: number): number {
   return c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
-}
-
-function hashOf(text: string, start: number, end: number): number {
-  let h = end - start;
-  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + lowered(text.charCodeAt(i))) | 0;
-  return h & MASK;
 }
 
 /** Every name held (lowercase ASCII; `image` is not one: the parser reads it as `img`). */
@@ -55,10 +44,15 @@ export const KNOWN_NAMES: readonly string[] = [
   ...new Set(`${TAGS} ${ATTRIBUTES}`.split(/\s+/).filter((name) => name.length <= MAX_LENGTH)),
 ];
 
+/**
+ * The names by length and first character (`length * 128 + code`): a lookup reads one
+ * character before it compares, where hashing every character first (a table by hash) took
+ * 1.4x as long over the 32,541 names of the 500 KiB bench page (2.47 against 1.80 ms), and the
+ * lean parse of that page 1-9% longer (alternating in one process).
+ */
+const BY_START: (string[] | undefined)[] = new Array((MAX_LENGTH + 1) * 128).fill(undefined);
 for (const name of KNOWN_NAMES) {
-  let slot = hashOf(name, 0, name.length);
-  while (table[slot] !== undefined) slot = (slot + 1) & MASK;
-  table[slot] = name;
+  (BY_START[name.length * 128 + name.charCodeAt(0)] ??= []).push(name);
 }
 
 /**
@@ -68,12 +62,15 @@ for (const name of KNOWN_NAMES) {
 export function knownName(text: string, start: number, end: number): string | undefined {
   const length = end - start;
   if (length > MAX_LENGTH) return undefined;
-  for (let slot = hashOf(text, start, end);; slot = (slot + 1) & MASK) {
-    const name = table[slot];
-    if (name === undefined) return undefined;
-    if (name.length !== length) continue;
-    let k = 0;
+  const first = lowered(text.charCodeAt(start));
+  if (!(first < 128)) return undefined; // also NaN, past the text's end
+  const names = BY_START[length * 128 + first];
+  if (names === undefined) return undefined;
+  for (let n = 0; n < names.length; n++) {
+    const name = names[n];
+    let k = 1;
     while (k < length && lowered(text.charCodeAt(start + k)) === name.charCodeAt(k)) k++;
     if (k === length) return name;
   }
+  return undefined;
 }
