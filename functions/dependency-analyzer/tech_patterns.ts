@@ -526,9 +526,11 @@ function literalRuns(source: string, min = 3): string[][] | null {
  * count here (unlike the prefilter's literals): `p5` and `.js` rule out nearly every script URL
  * that `.js` alone lets through. A run of several spellings gives what they all share, the
  * longer of their common start and end: `>Django ?` needs `>django`, `wss?://x` needs `s://x`.
- * A required group whose alternatives each have a prefilter literal needs one of them (an
- * array): `(?:\.popupoverlay\.js|(?:\.[\w-]*)*fancybox)` needs `.popupoverlay.js` or
- * `fancybox`.
+ * A required group of alternatives taken once (the first such) makes one alternative of the
+ * result per alternative of it, each with its own texts: `/\d+/jquery(?:\.popupoverlay\.js|
+ * (?:\.[\w-]*)*fancybox)` needs `/jquery.popupoverlay.js`, or `/jquery` and `fancybox`. Any
+ * other required group whose alternatives each have a prefilter literal needs one of them (an
+ * array).
  */
 export function requiredTexts(source: string): RequiredTexts | null {
   let body = source;
@@ -536,14 +538,49 @@ export function requiredTexts(source: string): RequiredTexts | null {
   if (whole && closingParen(body, 0) === body.length - 1) body = body.slice(whole[0].length, -1);
   const out: (string | string[])[][] = [];
   for (const branch of splitTopLevel(body)) {
-    const texts: (string | string[])[] = (literalRuns(branch, 2) ?? [])
-      .map((spellings) => shared(spellings.map((r) => r.toLowerCase())))
-      .filter((text) => text.length >= 2);
-    texts.push(...requiredGroups(branch));
-    if (texts.length === 0) return null;
-    out.push(texts);
+    // A match passes through one alternative of the branch's first required group: as many
+    // branches, each needing its own texts, when each has some (`<[^>]+/(?:hybr|_ui/…(?:desktop|
+    // common))/` needs `/hybr/`, or `/_ui/` and `desktop` or `common`: not merely one of
+    // `hybr`, `desktop`, `common`, words most pages hold).
+    const spread = spreadGroup(branch)?.map(branchTexts);
+    if (spread && spread.every((texts) => texts.length > 0)) out.push(...spread);
+    else {
+      const texts = branchTexts(branch);
+      if (texts.length === 0) return null;
+      out.push(texts);
+    }
   }
   return out;
+}
+
+/** The texts a match of `branch` (no top-level `|`) contains, as `requiredTexts` gives them. */
+function branchTexts(branch: string): (string | string[])[] {
+  const texts: (string | string[])[] = (literalRuns(branch, 2) ?? [])
+    .map((spellings) => shared(spellings.map((r) => r.toLowerCase())))
+    .filter((text) => text.length >= 2);
+  texts.push(...requiredGroups(branch));
+  return texts;
+}
+
+/** Most alternatives a group is spread into (`spreadGroup`). */
+const MAX_SPREAD = 8;
+
+/**
+ * `branch` once per alternative of its first required group of alternatives that is taken
+ * exactly once (no quantifier after it), the alternative in the group's place; null when it
+ * has none, or more than MAX_SPREAD alternatives. A match of `branch` is a match of one of them.
+ */
+function spreadGroup(branch: string): string[] | null {
+  for (const { group, end } of mandatoryGroups(branch)) {
+    if (/^[?*+{]/.test(branch.slice(end))) continue;
+    const open = /^\((?:\?:|\?<[a-zA-Z]\w*>)?/.exec(group)![0].length;
+    const alternatives = splitTopLevel(group.slice(open, -1));
+    if (alternatives.length < 2) continue;
+    if (alternatives.length > MAX_SPREAD) return null;
+    const start = end - group.length;
+    return alternatives.map((a) => branch.slice(0, start) + a + branch.slice(end));
+  }
+  return null;
 }
 
 /**

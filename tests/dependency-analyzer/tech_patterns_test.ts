@@ -140,7 +140,8 @@ Deno.test("required texts: two characters count, what all spellings share, per a
     [["p5", ".js"]],
   );
   assert.deepEqual(requiredTexts("(?:/|-)dc(?:\\.leaflet)?\\.js|Dc-x"), [
-    ["dc", ".js", ["/dc", "-dc"]],
+    ["/dc", ".js"],
+    ["-dc", ".js"],
     ["dc-x"],
   ]);
   assert.equal(requiredTexts("p5?\\.js|[ab]"), null, "an alternative without any");
@@ -148,16 +149,29 @@ Deno.test("required texts: two characters count, what all spellings share, per a
   assert.deepEqual(requiredTexts("wss?://x"), [["s://x"]]);
   assert.deepEqual(requiredTexts("<a[^>]+>Django ?([\\d.]+)?<\\/a>"), [["<a", ">django", "</a>"]]);
   assert.deepEqual(requiredTexts("a?b"), null, "nothing shared");
-  // A required group: one of its alternatives' literals (an optional group needs nothing).
+  // A required group taken once: one branch per alternative, the alternative in its place (an
+  // optional group needs nothing).
   assert.deepEqual(
     requiredTexts("/\\d+/jquery(?:\\.popupoverlay\\.js|(?:\\.[\\w-]*)*fancybox)"),
-    [["/jquery", [".popupoverlay.js", "fancybox"]]],
+    [["/jquery.popupoverlay.js"], ["/jquery", "fancybox"]],
+  );
+  assert.deepEqual(
+    requiredTexts(
+      "<[^>]+/(?:sys_master|hybr|_ui/(?:.*responsive/)?(?:desktop|common(?:/images|/img|/css|ico)?))/",
+    ),
+    [["/sys_master/"], ["/hybr/"], ["/_ui/", ["desktop", "common"]]],
+    "not merely one of sys_master, hybr, desktop, common",
   );
   assert.deepEqual(requiredTexts("jq(?:uery|ry)?x"), [["jq"]]);
-  // Short plain alternatives joined to the text after the group; a quantified character ends it.
-  assert.deepEqual(requiredTexts("(?:/|-)dc(?:\\.leaflet)?\\.js"), [["dc", ".js", ["/dc", "-dc"]]]);
-  assert.deepEqual(requiredTexts("(?:a|b)cd+e"), [["cd", ["acd", "bcd"]]]);
-  assert.deepEqual(requiredTexts("(?:a|)bc"), [["bc", ["abc", "bc"]]]);
+  assert.deepEqual(requiredTexts("(?:/|-)dc(?:\\.leaflet)?\\.js"), [["/dc", ".js"], [
+    "-dc",
+    ".js",
+  ]]);
+  assert.deepEqual(requiredTexts("(?:a|b)cd+e"), [["acd"], ["bcd"]]);
+  assert.deepEqual(requiredTexts("(?:a|)bc"), [["abc"], ["bc"]]);
+  assert.deepEqual(requiredTexts("x(?:a|b[c])yz"), [["xayz"], ["xb", "yz"]]);
+  // A repeated group is not spread (`(?:a|b)+` may take both).
+  assert.deepEqual(requiredTexts("(?:a|b)+cd"), [["cd"]]);
+  assert.deepEqual(requiredTexts("(?:/|-)+dc\\.js"), [["dc.js"]]);
   assert.equal(requiredTexts("(?:a|b)c?d"), null, "c is optional: a or b alone is too short");
-  assert.deepEqual(requiredTexts("x(?:a|b[c])yz"), [["yz"]], "an alternative that is no text");
 });

@@ -131,7 +131,7 @@ Deno.test("a linear pattern's needs come from the data, as the build derived the
   assert.deepEqual(data.keyed.meta.needs, { 1: [["acme "]], 2: [["bcorp "]] });
   const rules = buildTechRules(JSON.parse(JSON.stringify(data)));
   const html = rules.text.html.pattern(0);
-  assert.deepEqual(html.needs, [["<link", "-lib.css", ["foo", "bar"]]]);
+  assert.deepEqual(html.needs, [["<link", "foo-lib.css"], ["<link", "bar-lib.css"]]);
   assert.deepEqual(rules.keyed.meta.get("generator")!.map((p) => p.needs), [undefined, [[
     "acme ",
   ]]]);
