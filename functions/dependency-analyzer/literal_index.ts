@@ -127,6 +127,8 @@ export class LiteralIndex {
     // Per state: the nearest state along its failure links where a literal ends, or -1; its
     // output is its own literals, then that state's output.
     const suffixOut = new Int32Array(created).fill(-1);
+    /** A literal ends at `s`: its own, or one along its failure links. */
+    const ends = (s: number) => ownFirst[s] >= 0 || suffixOut[s] >= 0;
     for (let n = 0; n < created; n++) {
       const state = bfs[n];
       const f = fail[state];
@@ -139,7 +141,7 @@ export class LiteralIndex {
         fail[child] = s;
         suffixOut[child] = ownFirst[s] >= 0 ? s : suffixOut[s];
         const start = child * CLASSES;
-        rows[state * CLASSES + c] = ownFirst[child] < 0 && suffixOut[child] < 0 ? start : ~start;
+        rows[state * CLASSES + c] = ends(child) ? ~start : start;
       }
     }
     // Output lists in the order of their states' creation, which `find` reports them in.
@@ -147,7 +149,7 @@ export class LiteralIndex {
     let lists = 0;
     let total = 0;
     for (let state = 0; state < created; state++) {
-      if (ownFirst[state] < 0 && suffixOut[state] < 0) continue;
+      if (!ends(state)) continue;
       output[state] = ++lists;
       for (let s = state; s >= 0; s = suffixOut[s]) {
         for (let id = ownFirst[s]; id >= 0; id = ownNext[id]) total++;

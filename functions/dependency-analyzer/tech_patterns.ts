@@ -562,6 +562,11 @@ function branchTexts(branch: string): (string | string[])[] {
   return texts;
 }
 
+/** What a group (`(…)` or `(?:…)`, as `mandatoryGroups` gives them) holds. */
+function groupBody(group: string): string {
+  return group.slice(group.startsWith("(?:") ? 3 : 1, -1);
+}
+
 /** Most alternatives a group is spread into (`spreadGroup`). */
 const MAX_SPREAD = 8;
 
@@ -573,8 +578,7 @@ const MAX_SPREAD = 8;
 function spreadGroup(branch: string): string[] | null {
   for (const { group, end } of mandatoryGroups(branch)) {
     if (/^[?*+{]/.test(branch.slice(end))) continue;
-    const open = /^\((?:\?:|\?<[a-zA-Z]\w*>)?/.exec(group)![0].length;
-    const alternatives = splitTopLevel(group.slice(open, -1));
+    const alternatives = splitTopLevel(groupBody(group));
     if (alternatives.length < 2) continue;
     if (alternatives.length > MAX_SPREAD) return null;
     const start = end - group.length;
@@ -595,7 +599,7 @@ function requiredGroups(branch: string): string[][] {
     else {
       // Alternatives of plain text (`(?:/|-)`), each joined to the text right after the
       // group: `(?:/|-)dc` needs `/dc` or `-dc`.
-      const alternatives = splitTopLevel(group.slice(group.startsWith("(?:") ? 3 : 1, -1))
+      const alternatives = splitTopLevel(groupBody(group))
         .map((a) => leadingText(a, true));
       const next = leadingText(branch.slice(end), false);
       if (next !== null && alternatives.every((a) => a !== null)) {
