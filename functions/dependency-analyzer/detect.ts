@@ -210,7 +210,15 @@ export function selectorMatcher(rules: readonly Rule[] = RULES) {
     }
     for (const list of keyed) list.push(test);
   }
-  return () => {
+  /**
+   * The tags and attribute names the rules need elements by (a parse may open any other
+   * element without its attributes: they could match no rule); null when some rule names
+   * neither.
+   */
+  const reads = always.length > 0
+    ? null
+    : { tags: new Set(byTag.keys()), attributes: new Set(byAttribute.keys()) };
+  const start = () => {
     const selected = new Map<string, Element>();
     // Tests read one element each: a page's thousands of elements share this one, and only
     // an element that matched is kept (as its own Element).
@@ -242,6 +250,7 @@ export function selectorMatcher(rules: readonly Rule[] = RULES) {
       },
     };
   };
+  return Object.assign(start, { reads });
 }
 
 /** A selector rule, compiled on first use. */

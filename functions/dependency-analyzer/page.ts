@@ -12,6 +12,7 @@ import {
   streamPage,
 } from "../../shared/net/html.ts";
 import { isThirdParty } from "../../shared/net/hosts.ts";
+import type { ParseInterest } from "../../shared/net/lean_parser.ts";
 import { detectLibraries, selectorMatcher } from "./detect.ts";
 import { importMapEntries } from "./import_map.ts";
 import { mergeLibraries } from "./libraries.ts";
@@ -80,6 +81,19 @@ interface Gathered {
 const GATHERED = new Set(["script", "style", "link", "iframe", "meta", "base"]);
 
 /**
+ * What `gather` reads of a page: the attributes of the elements it keeps and of those a
+ * selector rule could match, and the text of scripts and styles (lean_parser.ts
+ * `ParseInterest`); everything when a selector rule names neither a tag nor an attribute.
+ */
+const INTEREST: ParseInterest | undefined = newSelectorRun.reads
+  ? {
+    attributesOf: new Set([...GATHERED, ...newSelectorRun.reads.tags]),
+    attributesWith: newSelectorRun.reads.attributes,
+    textOf: new Set(["script", "style"]),
+  }
+  : undefined;
+
+/**
  * Gathers the elements in one streaming parse (within the shared parse limits, over one:
  * 502 PARSE_ERROR). No tree of the page is built: an element the analysis reads becomes a
  * detached `Element` (name and attributes); a `<script>` or `<style>` gets its text as its
@@ -106,6 +120,7 @@ async function gather(html: string, budgetMs: number): Promise<Gathered> {
   await streamPage(
     html,
     {
+      interest: INTEREST,
       onopentag(name, attribs) {
         depth++;
         // Inside a <script> or <style> (foreign content): only their own text counts.

@@ -12,6 +12,7 @@ import {
   type StreamHandler,
   streamPage,
 } from "../../shared/net/html.ts";
+import type { ParseInterest } from "../../shared/net/lean_parser.ts";
 import { runsAsScript } from "./script_kind.ts";
 import { utf8Length } from "../../shared/net/utf8_length.ts";
 
@@ -99,11 +100,26 @@ function srcsetUrls(srcset: string | null): string[] {
   return (srcset ?? "").split(",").map((c) => c.trim().split(/\s+/)[0]).filter(Boolean);
 }
 
+/**
+ * What the scanner reads of a page (lean_parser.ts `ParseInterest`): the attributes of the
+ * elements `element` looks at, the text in scripts, styles and titles. Every other element
+ * opens without its attributes: it only counts.
+ */
+const INTEREST: ParseInterest = {
+  attributesOf: new Set([
+    ...SOURCES.keys(),
+    ...["html", "base", "meta", "script", "link", "img", "source", "a", "area"],
+  ]),
+  attributesWith: new Set(),
+  textOf: new Set(["script", "style", "title"]),
+};
+
 /** What an open element collects text for; a stack of these tracks the nesting. */
 type Open = "other" | "title" | "style" | "script";
 
 /** The parser's callbacks: counts as it goes (the shared stream enforces the parse limits). */
 class Scanner implements StreamHandler {
+  readonly interest = INTEREST;
   readonly open: Open[] = [];
   /** How many inline scripts and styles are open around the current text. */
   openScripts = 0;

@@ -6,21 +6,23 @@
  * runs directly (without css-select); only `/read` parses otherwise (parse5: its sanitiser
  * needs a browser's exact tree).
  */
-import type { Handler } from "htmlparser2";
 import type { AnyNode, Document, Element, ParentNode } from "domhandler";
 import { selectAll, selectOne } from "css-select";
 import { DomHandler, isTag, isText } from "domhandler";
 import { cooperative } from "../contract/cooperative.ts";
 import { ApiError, type ErrorCode } from "../contract/errors.ts";
-import { LeanParser, type ParseBounds } from "./lean_parser.ts";
+import { type InterestedHandler, LeanParser, type ParseBounds } from "./lean_parser.ts";
 import { parseInSlices, PARSER_OPTIONS } from "./sliced_parse.ts";
 import { BLOCKS } from "./blocks.ts";
 
 export type { AnyNode, Document, Element };
 export { BLOCKS };
 
-/** What a streaming parse calls: any of htmlparser2's parser callbacks. */
-export type StreamHandler = Partial<Handler>;
+/**
+ * What a streaming parse calls: any of htmlparser2's parser callbacks, and what it reads when
+ * not everything (`interest`: lean_parser.ts `ParseInterest`).
+ */
+export type StreamHandler = InterestedHandler;
 
 /** Parses HTML leniently (as browsers do: never throws on bad markup); entities are decoded. */
 export function parseHtml(html: string): Document {

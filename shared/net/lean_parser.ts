@@ -27,6 +27,27 @@ export interface ParseBounds {
   slice?(): boolean;
 }
 
+/**
+ * What a handler reads of a page when it reads little of it: the parse may then leave the rest
+ * out. The analyzer reads the attributes of a few elements and the text of scripts and styles;
+ * reading every attribute value and text of the 500 KiB bench page took ~20% of its time.
+ * Elements, texts and their counts (the bounds) are the same either way.
+ */
+export interface ParseInterest {
+  /** Tags whose elements open with all their attributes. */
+  attributesOf: ReadonlySet<string>;
+  /**
+   * Attribute names (lowercase): an element with one of them opens with all its attributes
+   * too. Any other element may open with none.
+   */
+  attributesWith: ReadonlySet<string>;
+  /** Tags whose text is read (all text inside one); other text may not be emitted. */
+  textOf: ReadonlySet<string>;
+}
+
+/** A handler, with what it reads when not everything (`ParseInterest`). */
+export type InterestedHandler = Partial<Handler> & { interest?: ParseInterest };
+
 const UNBOUNDED: ParseBounds = {
   maxDepth: Infinity,
   maxNodes: Infinity,
@@ -165,17 +186,27 @@ interface Internals {
   /** The last node was text (or a comment): more of it extends that node. */
   inText: boolean;
   inComment: boolean;
+  /** The handler's `interest`, if any. */
+  interest: ParseInterest | undefined;
+  /** Per name length: 1 where an `interest.attributesWith` name has it. */
+  wantedLengths: Uint8Array;
+  /** The tag being opened may open without attributes (read by the skipping tokenizer). */
+  skipsAttributes: boolean;
+  /** How many open elements are of `interest.textOf`. */
+  textOpen: number;
 }
 
 /**
  * The parser `streamHtmlBounded` and `parseHtml` run: htmlparser2's Parser in HTML mode (tag
- * names lowercased), the same events to `cbs`, `bounds` checked as they are emitted.
+ * names lowercased), the same events to `cbs`, `bounds` checked as they are emitted; with an
+ * `interest`, only what it names in full (tests/shared/net/parse_interest_test.ts).
  */
 export class LeanParser extends Parser {
   constructor(
     cbs: Partial<Handler> | null,
     options: ParserOptions = {},
     bounds: ParseBounds = UNBOUNDED,
+    interest?: ParseInterest,
   ) {
     if (options.xmlMode || options.lowerCaseTags === false) {
       throw new Error("LeanParser parses HTML with lowercased tag names only");
@@ -186,6 +217,12 @@ export class LeanParser extends Parser {
     self.bounds = bounds;
     self.depth = self.nodes = 0;
     self.inText = self.inComment = false;
+    self.interest = interest;
+    self.skipsAttributes = false;
+    self.textOpen = 0;
+    const lengths = [...interest?.attributesWith ?? []].map((name) => name.length);
+    self.wantedLengths = new Uint8Array(Math.max(0, ...lengths) + 1);
+    for (const length of lengths) self.wantedLengths[length] = 1;
   }
 }
 
@@ -198,11 +235,16 @@ function countNode(p: Internals): void {
   if (++p.nodes > p.bounds.maxNodes) p.bounds.refuse("maxNodes");
 }
 
-/** Emits text: one node with the text just before it. */
-function emitText(p: Internals, data: string): void {
+/** Emits text (null: counted, not emitted): one node with the text just before it. */
+function emitText(p: Internals, data: string | null): void {
   if (!p.inText) countNode(p);
   p.inText = true;
-  p.cbs.ontext?.(data);
+  if (data !== null) p.cbs.ontext?.(data);
+}
+
+/** Whether the handler reads the text that comes now (see `ParseInterest.textOf`). */
+function readsText(p: Internals): boolean {
+  return p.interest === undefined || p.textOpen > 0;
 }
 
 /** Emits an open tag: a node, one level deeper (bounds' `maxNodes`, `maxDepth`). */
@@ -220,7 +262,7 @@ function emitClose(p: Internals, name: string, implied: boolean): void {
 }
 
 lean.ontext = function (this: Internals, start: number, endIndex: number): void {
-  const data = this.getSlice(start, endIndex);
+  const data = readsText(this) ? this.getSlice(start, endIndex) : null;
   this.endIndex = endIndex - 1;
   emitText(this, data);
   this.startIndex = endIndex;
@@ -228,7 +270,7 @@ lean.ontext = function (this: Internals, start: number, endIndex: number): void 
 
 lean.ontextentity = function (this: Internals, cp: number, endIndex: number): void {
   this.endIndex = endIndex - 1;
-  emitText(this, String.fromCodePoint(cp));
+  emitText(this, readsText(this) ? String.fromCodePoint(cp) : null);
   this.startIndex = endIndex;
 };
 
@@ -259,8 +301,20 @@ function lowerName(p: Internals, start: number, end: number): string {
   return known ?? p.getSlice(start, end).toLowerCase();
 }
 
+/**
+ * Whether the attribute name at `start…end` is one the handler reads elements by
+ * (`ParseInterest.attributesWith`): asked by the skipping tokenizer while it skips a tag's
+ * attributes. Most names are ruled out by their length.
+ */
+lean.wantsAttribute = function (this: Internals, start: number, end: number): boolean {
+  const length = end - start;
+  if (length >= this.wantedLengths.length || this.wantedLengths[length] === 0) return false;
+  return this.interest!.attributesWith.has(lowerName(this, start, end));
+};
+
 lean.emitOpenTag = function (this: Internals, name: string): void {
   this.openTagStart = this.startIndex;
+  this.skipsAttributes = this.interest !== undefined && !this.interest.attributesOf.has(name);
   this.tagname = name;
   const stack = this.stack;
   // A second <form> while one is open is ignored (as the stock parser does).
@@ -277,6 +331,7 @@ lean.emitOpenTag = function (this: Internals, name: string): void {
   this.voidTag = isVoid;
   if (!isVoid) {
     stack.push(name);
+    if (this.interest?.textOf.has(name)) this.textOpen++;
     const context = CONTEXT.get(name);
     if (context !== undefined) this.foreignContext.unshift(context);
   }
@@ -325,6 +380,7 @@ lean.onclosetag = function (this: Internals, start: number, endIndex: number): v
 lean.popElement = function (this: Internals, implied: boolean): void {
   const element = this.stack.pop()!;
   if (CONTEXT.has(element)) this.foreignContext.shift();
+  if (this.interest?.textOf.has(element)) this.textOpen--;
   emitClose(this, element, implied);
 };
 
@@ -426,7 +482,7 @@ lean.onslice = function (this: Internals): number {
 
 lean.reset = function (this: Internals): void {
   stock.reset.call(this);
-  this.depth = this.nodes = 0;
+  this.depth = this.nodes = this.textOpen = 0;
   this.inText = this.inComment = this.voidTag = false;
 };
 

@@ -28,7 +28,13 @@ interface Internals {
   isSpecial: boolean;
   currentSequence: Uint8Array;
   sequenceIndex: number;
-  cbs: Callbacks & { onslice?(): number };
+  cbs: Callbacks & {
+    onslice?(): number;
+    /** The tag being opened may open without attributes (lean_parser.ts `ParseInterest`). */
+    skipsAttributes?: boolean;
+    /** Whether its handler reads elements with the attribute named at `start…end`. */
+    wantsAttribute?(start: number, end: number): boolean;
+  };
   stateText(c: number): void;
   handleInAttributeValue(c: number, quote: number): void;
   fastForwardTo(c: number): boolean;
@@ -278,10 +284,27 @@ function readTag(t: Internals): boolean {
     t.sequenceIndex = 0;
   }
   t.cbs.onopentagname(offset + nameStart, offset + j);
+  // A tag whose attributes the parser's handler does not read is read without them, unless it
+  // turns out to have one the handler reads them by, or to need the stock states: then again.
+  return (t.cbs.skipsAttributes === true && readAttributes(t, j, stop, false)) ||
+    readAttributes(t, j, stop, true);
+}
+
+/**
+ * Reads the attributes of the open tag whose name ends at `j`, and its end (`>` or `/>`), as
+ * `readTag` (its bound is `stop`). `emit`: each with the stock callbacks, handing the tag
+ * over where it turns out otherwise. Without: none reported, nor their values read, and false
+ * (nothing done) where the tag needs them after all: an attribute the handler reads elements
+ * by, or the stock states to go on (they would report the rest).
+ */
+function readAttributes(t: Internals, j: number, stop: number, emit: boolean): boolean {
+  const buffer = t.buffer;
+  const offset = t.offset;
+  let c = 0;
   for (;;) {
     // Before an attribute name (the character at `j` not read yet).
     while (j < stop && isWhitespace(c = buffer.charCodeAt(j))) j++;
-    if (j >= stop) return handOver(t, BEFORE_ATTRIBUTE_NAME, -1, j);
+    if (j >= stop) return emit && handOver(t, BEFORE_ATTRIBUTE_NAME, -1, j);
     if (c === GT) {
       t.cbs.onopentagend(offset + j);
       t.enterTagBody();
@@ -291,7 +314,7 @@ function readTag(t: Internals): boolean {
     }
     if (c === SLASH) {
       for (j++; j < stop && isWhitespace(c = buffer.charCodeAt(j));) j++;
-      if (j >= stop) return handOver(t, IN_SELF_CLOSING_TAG, -1, j);
+      if (j >= stop) return emit && handOver(t, IN_SELF_CLOSING_TAG, -1, j);
       if (c === GT) {
         t.cbs.onselfclosingtag(offset + j);
         t.sectionStart = offset + j + 1;
@@ -311,21 +334,28 @@ function readTag(t: Internals): boolean {
       c = buffer.charCodeAt(j);
       if (c === EQ || isEndOfTagSection(c)) break;
     }
-    if (j >= stop) return handOver(t, IN_ATTRIBUTE_NAME, offset + attribStart, j);
-    t.cbs.onattribname(offset + attribStart, offset + j);
+    if (j >= stop) return emit && handOver(t, IN_ATTRIBUTE_NAME, offset + attribStart, j);
+    if (emit) t.cbs.onattribname(offset + attribStart, offset + j);
+    else if (t.cbs.wantsAttribute!(offset + attribStart, offset + j)) return false;
     const attribEnd = j;
     while (j < stop && isWhitespace(c = buffer.charCodeAt(j))) j++;
-    if (j >= stop) return handOver(t, AFTER_ATTRIBUTE_NAME, offset + attribEnd, j);
+    if (j >= stop) return emit && handOver(t, AFTER_ATTRIBUTE_NAME, offset + attribEnd, j);
     if (c !== EQ) {
-      t.cbs.onattribend(QuoteType.NoValue, offset + attribEnd);
+      if (emit) t.cbs.onattribend(QuoteType.NoValue, offset + attribEnd);
       continue; // `/`, `>` or the next attribute's name
     }
     for (j++; j < stop && isWhitespace(c = buffer.charCodeAt(j));) j++;
-    if (j >= stop) return handOver(t, BEFORE_ATTRIBUTE_VALUE, offset + attribEnd, j);
+    if (j >= stop) return emit && handOver(t, BEFORE_ATTRIBUTE_VALUE, offset + attribEnd, j);
     if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
       const valueStart = j + 1;
       const end = buffer.indexOf(c === DOUBLE_QUOTE ? '"' : "'", valueStart);
+      // Unread, a value ends at its quote whatever entities it holds.
+      if (!emit && end >= 0) {
+        j = end + 1;
+        continue;
+      }
       if (end < 0 || nextAmp(t, valueStart) < end) {
+        if (!emit) return false;
         const state = c === DOUBLE_QUOTE ? IN_ATTRIBUTE_VALUE_DQ : IN_ATTRIBUTE_VALUE_SQ;
         return handOver(t, state, offset + valueStart, valueStart);
       }
@@ -342,8 +372,12 @@ function readTag(t: Internals): boolean {
       c = buffer.charCodeAt(j);
       if (isWhitespace(c) || c === GT || c === AMP) break;
     }
-    if (j >= stop || c === AMP) return handOver(t, IN_ATTRIBUTE_VALUE_NQ, offset + valueStart, j);
-    t.cbs.onattribdata(offset + valueStart, offset + j);
-    t.cbs.onattribend(QuoteType.Unquoted, offset + j);
+    if (j >= stop || c === AMP) {
+      return emit && handOver(t, IN_ATTRIBUTE_VALUE_NQ, offset + valueStart, j);
+    }
+    if (emit) {
+      t.cbs.onattribdata(offset + valueStart, offset + j);
+      t.cbs.onattribend(QuoteType.Unquoted, offset + j);
+    }
   }
 }

@@ -6,9 +6,8 @@
  * /summary reader (functions/ai-summary/tree.ts) uses it directly, since html.ts also loads
  * css-select, which the reader does not need on an instance's first page.
  */
-import type { Handler } from "htmlparser2";
 import type { YieldSoon } from "../contract/cooperative.ts";
-import { LeanParser, type ParseBounds } from "./lean_parser.ts";
+import { type InterestedHandler, LeanParser, type ParseBounds } from "./lean_parser.ts";
 import { SkippingTokenizer } from "./skipping_tokenizer.ts";
 
 /** The options of every parse here (tests and benchmarks compare parsers under them). */
@@ -25,7 +24,7 @@ export const PARSER_OPTIONS = {
  */
 export async function parseInSlices(
   html: string,
-  handler: Partial<Handler>,
+  handler: InterestedHandler,
   bounds: Omit<ParseBounds, "slice" | "sliceChars">,
   sliceChars: number,
   yieldSoon: YieldSoon,
@@ -35,7 +34,7 @@ export async function parseInSlices(
     ...bounds,
     sliceChars,
     slice: () => paused = yieldSoon.due(),
-  });
+  }, handler.interest);
   // One write of the whole page: its text stays one flat string (a parse in 32 KiB writes
   // took 17% longer), and the parse pauses where the slice check says.
   parser.write(html);
