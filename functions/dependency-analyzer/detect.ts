@@ -4,7 +4,7 @@
  */
 import { compile } from "css-select";
 import { parse as parseSelector } from "css-what";
-import { COMBINATORS, selectorKey } from "../../shared/net/selector_key.ts";
+import { COMBINATORS, selectorKey, selectorKeyValue } from "../../shared/net/selector_key.ts";
 import { Element } from "domhandler";
 import { cooperative } from "../../shared/contract/cooperative.ts";
 import { type Document, parseHtml, selectFirst } from "../../shared/net/html.ts";
@@ -196,6 +196,8 @@ export function selectorMatcher(rules: readonly Rule[] = RULES) {
   const byTag = new Map<string, SelectorTest[]>();
   const byAttribute = new Map<string, SelectorTest[]>();
   const always: SelectorTest[] = [];
+  /** Attribute name → the values its tests need (null: any value). */
+  const values = new Map<string, Set<string> | null>();
   for (const rule of rules) {
     if (rule.on !== "selector" || !rule.selector) continue;
     const test: SelectorTest = { id: rule.id, selector: rule.selector };
@@ -207,17 +209,21 @@ export function selectorMatcher(rules: readonly Rule[] = RULES) {
       const key = selectorKey([compound]);
       if (key === null) keyed.add(always);
       else keyed.add(listIn(key[0] === "<" ? byTag : byAttribute, key.slice(1)));
+      if (key?.[0] === "@") {
+        const value = selectorKeyValue([compound]);
+        const known = values.get(key.slice(1));
+        if (value === null || known === null) values.set(key.slice(1), null);
+        else values.set(key.slice(1), (known ?? new Set()).add(value));
+      }
     }
     for (const list of keyed) list.push(test);
   }
   /**
-   * The tags and attribute names the rules need elements by (a parse may open any other
-   * element without its attributes: they could match no rule); null when some rule names
-   * neither.
+   * The tags, and attribute names with the values (null: any), the rules need elements by (a
+   * parse may open any other element without its attributes: it could match no rule); null
+   * when some rule names neither.
    */
-  const reads = always.length > 0
-    ? null
-    : { tags: new Set(byTag.keys()), attributes: new Set(byAttribute.keys()) };
+  const reads = always.length > 0 ? null : { tags: new Set(byTag.keys()), attributes: values };
   const start = () => {
     const selected = new Map<string, Element>();
     // Tests read one element each: a page's thousands of elements share this one, and only

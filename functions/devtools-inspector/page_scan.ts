@@ -110,7 +110,7 @@ const INTEREST: ParseInterest = {
     ...SOURCES.keys(),
     ...["html", "base", "meta", "script", "link", "img", "source", "a", "area"],
   ]),
-  attributesWith: new Set(),
+  attributesWith: new Map(),
   textOf: new Set(["script", "style", "title"]),
 };
 

@@ -37,10 +37,11 @@ export interface ParseInterest {
   /** Tags whose elements open with all their attributes. */
   attributesOf: ReadonlySet<string>;
   /**
-   * Attribute names (lowercase): an element with one of them opens with all its attributes
-   * too. Any other element may open with none.
+   * Attribute names (lowercase), each with the values that make an element read (null: any
+   * value): an element with one of them opens with all its attributes too. Any other element
+   * may open with none.
    */
-  attributesWith: ReadonlySet<string>;
+  attributesWith: ReadonlyMap<string, ReadonlySet<string> | null>;
   /** Tags whose text is read (all text inside one); other text may not be emitted. */
   textOf: ReadonlySet<string>;
 }
@@ -220,7 +221,7 @@ export class LeanParser extends Parser {
     self.interest = interest;
     self.skipsAttributes = false;
     self.textOpen = 0;
-    const lengths = [...interest?.attributesWith ?? []].map((name) => name.length);
+    const lengths = [...interest?.attributesWith.keys() ?? []].map((name) => name.length);
     self.wantedLengths = new Uint8Array(Math.max(0, ...lengths) + 1);
     for (const length of lengths) self.wantedLengths[length] = 1;
   }
@@ -302,14 +303,25 @@ function lowerName(p: Internals, start: number, end: number): string {
 }
 
 /**
- * Whether the attribute name at `start…end` is one the handler reads elements by
- * (`ParseInterest.attributesWith`): asked by the skipping tokenizer while it skips a tag's
- * attributes. Most names are ruled out by their length.
+ * Whether the attribute at `nameStart…nameEnd`, its value as written at `valueStart…valueEnd`
+ * (-1: none), is one the handler reads elements by (`ParseInterest.attributesWith`): asked by
+ * the skipping tokenizer while it skips a tag's attributes. Most names are ruled out by their
+ * length; a value holding an entity counts as read (it would have to be decoded first).
  */
-lean.wantsAttribute = function (this: Internals, start: number, end: number): boolean {
-  const length = end - start;
+lean.wantsAttribute = function (
+  this: Internals,
+  nameStart: number,
+  nameEnd: number,
+  valueStart: number,
+  valueEnd: number,
+): boolean {
+  const length = nameEnd - nameStart;
   if (length >= this.wantedLengths.length || this.wantedLengths[length] === 0) return false;
-  return this.interest!.attributesWith.has(lowerName(this, start, end));
+  const values = this.interest!.attributesWith.get(lowerName(this, nameStart, nameEnd));
+  if (values === undefined) return false;
+  if (values === null) return true;
+  const value = valueStart < 0 ? "" : this.getSlice(valueStart, valueEnd);
+  return value.includes("&") || values.has(value);
 };
 
 lean.emitOpenTag = function (this: Internals, name: string): void {

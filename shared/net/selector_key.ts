@@ -22,14 +22,31 @@ export const COMBINATORS: ReadonlySet<string> = new Set([
  * pseudo-class alone).
  */
 export function selectorKey(parsed: Selector[][]): string | null {
-  if (parsed.length !== 1) return null;
+  const token = keyToken(parsed);
+  if (token?.type === "tag") return `<${token.name.toLowerCase()}`;
+  if (token?.type === "attribute") return `@${token.name.toLowerCase()}`;
+  return null;
+}
+
+/**
+ * The value a selector's key attribute must have (`#x` is `x`; `[a="b"]`, `b`), as written and
+ * compared case-sensitively; null when its key is a tag, none, or an attribute of any value
+ * or of a value compared otherwise (`[a^=b]`, `[a=b i]`).
+ */
+export function selectorKeyValue(parsed: Selector[][]): string | null {
+  const token = keyToken(parsed);
+  return token?.type === "attribute" && token.action === "equals" && token.ignoreCase !== true
+    ? token.value
+    : null;
+}
+
+/** The token `selectorKey` names (see there). */
+function keyToken(parsed: Selector[][]): Selector | undefined {
+  if (parsed.length !== 1) return undefined;
   const tokens = parsed[0];
   let start = tokens.length;
   while (start > 0 && !COMBINATORS.has(tokens[start - 1].type)) start--;
   const last = tokens.slice(start);
-  const tag = last.find((t) => t.type === "tag");
-  if (tag && tag.type === "tag") return `<${tag.name.toLowerCase()}`;
-  const attribute = last.find((t) => t.type === "attribute" && t.action !== "not");
-  if (attribute && attribute.type === "attribute") return `@${attribute.name.toLowerCase()}`;
-  return null;
+  return last.find((t) => t.type === "tag") ??
+    last.find((t) => t.type === "attribute" && t.action !== "not");
 }

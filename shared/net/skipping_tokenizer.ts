@@ -32,8 +32,16 @@ interface Internals {
     onslice?(): number;
     /** The tag being opened may open without attributes (lean_parser.ts `ParseInterest`). */
     skipsAttributes?: boolean;
-    /** Whether its handler reads elements with the attribute named at `start…end`. */
-    wantsAttribute?(start: number, end: number): boolean;
+    /**
+     * Whether its handler reads elements with the attribute named at `nameStart…nameEnd`,
+     * valued `valueStart…valueEnd` as written (-1: no value).
+     */
+    wantsAttribute?(
+      nameStart: number,
+      nameEnd: number,
+      valueStart: number,
+      valueEnd: number,
+    ): boolean;
   };
   stateText(c: number): void;
   handleInAttributeValue(c: number, quote: number): void;
@@ -336,12 +344,14 @@ function readAttributes(t: Internals, j: number, stop: number, emit: boolean): b
     }
     if (j >= stop) return emit && handOver(t, IN_ATTRIBUTE_NAME, offset + attribStart, j);
     if (emit) t.cbs.onattribname(offset + attribStart, offset + j);
-    else if (t.cbs.wantsAttribute!(offset + attribStart, offset + j)) return false;
     const attribEnd = j;
     while (j < stop && isWhitespace(c = buffer.charCodeAt(j))) j++;
     if (j >= stop) return emit && handOver(t, AFTER_ATTRIBUTE_NAME, offset + attribEnd, j);
     if (c !== EQ) {
       if (emit) t.cbs.onattribend(QuoteType.NoValue, offset + attribEnd);
+      else if (t.cbs.wantsAttribute!(offset + attribStart, offset + attribEnd, -1, -1)) {
+        return false;
+      }
       continue; // `/`, `>` or the next attribute's name
     }
     for (j++; j < stop && isWhitespace(c = buffer.charCodeAt(j));) j++;
@@ -351,6 +361,16 @@ function readAttributes(t: Internals, j: number, stop: number, emit: boolean): b
       const end = buffer.indexOf(c === DOUBLE_QUOTE ? '"' : "'", valueStart);
       // Unread, a value ends at its quote whatever entities it holds.
       if (!emit && end >= 0) {
+        if (
+          t.cbs.wantsAttribute!(
+            offset + attribStart,
+            offset + attribEnd,
+            offset + valueStart,
+            offset + end,
+          )
+        ) {
+          return false;
+        }
         j = end + 1;
         continue;
       }
@@ -378,6 +398,15 @@ function readAttributes(t: Internals, j: number, stop: number, emit: boolean): b
     if (emit) {
       t.cbs.onattribdata(offset + valueStart, offset + j);
       t.cbs.onattribend(QuoteType.Unquoted, offset + j);
+    } else if (
+      t.cbs.wantsAttribute!(
+        offset + attribStart,
+        offset + attribEnd,
+        offset + valueStart,
+        offset + j,
+      )
+    ) {
+      return false;
     }
   }
 }
