@@ -68,9 +68,11 @@ const WINDOW = 1024;
  * over all of it: a `<[^>]+…` pattern retried at every `<` of a 500 KiB page costs
  * milliseconds; around the few places its literal occurs it costs microseconds. Every match
  * contains a literal, and bounded quantifiers keep matches far shorter than the window.
- * Overlapping windows are merged, so no text is scanned twice. `endsOf` gives where a
- * literal's occurrences end (from the literal index's pass: no search, no lowercased copy).
- * Async only for the one time a pattern loads the linear-time engine (`execLoading`).
+ * Windows are taken in text order (of all the pattern's literals: the match is the first on
+ * the page, as over the whole text), and overlapping ones merged, so no text is scanned twice.
+ * `endsOf` gives where a literal's occurrences end (from the literal index's pass: no search,
+ * no lowercased copy). Async only for the one time a pattern loads the linear-time engine
+ * (`execLoading`).
  */
 async function execNear(
   pattern: CompiledPattern,
@@ -78,21 +80,36 @@ async function execNear(
   endsOf: (literal: string) => readonly number[],
 ): Promise<RegExpExecArray | null> {
   if (!pattern.literals || pattern.anchored) return await execLoading(pattern.regex, text);
-  for (const literal of pattern.literals) {
-    const ends = endsOf(literal);
-    for (let i = 0; i < ends.length;) {
-      const start = Math.max(0, ends[i] - literal.length - WINDOW);
-      let end = ends[i] + WINDOW;
-      // Extend the window over the next occurrences it reaches.
-      for (i++; i < ends.length && ends[i] - literal.length - WINDOW <= end; i++) {
-        end = ends[i] + WINDOW;
-      }
-      let m = execLoading(pattern.regex, text.slice(start, end));
-      if (m instanceof Promise) m = await m;
-      if (m) return m;
+  const windows = windowsNear(pattern.literals, endsOf);
+  for (let i = 0; i < windows.length;) {
+    const start = windows[i];
+    let end = windows[i + 1];
+    // Extend the window over the next ones it reaches.
+    for (i += 2; i < windows.length && windows[i] <= end; i += 2) {
+      end = Math.max(end, windows[i + 1]);
     }
+    let m = execLoading(pattern.regex, text.slice(start, end));
+    if (m instanceof Promise) m = await m;
+    if (m) return m;
   }
   return null;
+}
+
+/** The windows around `literals`' occurrences, as start and end pairs ordered by start. */
+function windowsNear(
+  literals: readonly string[],
+  endsOf: (literal: string) => readonly number[],
+): number[] {
+  const windows: number[] = [];
+  for (const literal of literals) {
+    for (const end of endsOf(literal)) {
+      windows.push(Math.max(0, end - literal.length - WINDOW), end + WINDOW);
+    }
+  }
+  if (literals.length === 1) return windows; // one literal's ends come in order
+  const order = Array.from({ length: windows.length / 2 }, (_, k) => k)
+    .sort((a, b) => windows[2 * a] - windows[2 * b]);
+  return order.flatMap((k) => [windows[2 * k], windows[2 * k + 1]]);
 }
 
 /** Runs every pattern whose literal occurs (or that has none) over the signals. */

@@ -352,17 +352,34 @@ function score(literals: string[]): number {
 }
 
 /**
- * The literals of a required top-level group's alternatives (`<[^>]+(?:assets|images)\.`),
- * choosing the group whose least telling literal is the most telling; null when no group has
- * literals in every alternative.
+ * The literals of a required top-level group's alternatives (`<[^>]+(?:assets|images)\.`), or
+ * of its plain-text alternatives joined to the text after it (`(?:feed|components)/com_` is
+ * `feed/com_` or `components/com_`, not `feed`, which feed pages are full of), choosing the
+ * least telling literal that is the most telling; null when no group has literals in every
+ * alternative.
  */
 function groupLiterals(branch: string): string[] | null {
   let best: string[] | null = null;
-  for (const { group } of mandatoryGroups(branch)) {
-    const literals = requiredLiterals(group);
-    if (literals && (!best || score(literals) > score(best))) best = literals;
+  for (const { group, end } of mandatoryGroups(branch)) {
+    const joined = joinedTexts(group, branch.slice(end))?.map(distinctive);
+    for (const literals of [requiredLiterals(group), joined]) {
+      if (!literals || literals.some((literal) => literal.length < 3)) continue;
+      if (!best || score(literals) > score(best)) best = literals;
+    }
   }
   return best;
+}
+
+/**
+ * A group of plain-text alternatives, each joined to the plain text right after the group
+ * (`after`; none when a character that is not plain text follows), lowercased: a match
+ * contains one of them. Null when an alternative is not plain text.
+ */
+function joinedTexts(group: string, after: string): string[] | null {
+  const alternatives = splitTopLevel(groupBody(group)).map((a) => leadingText(a, true));
+  const next = leadingText(after, false);
+  if (next === null || alternatives.some((a) => a === null)) return null;
+  return [...new Set(alternatives.map((a) => a + next))];
 }
 
 /**
@@ -599,13 +616,8 @@ function requiredGroups(branch: string): string[][] {
     else {
       // Alternatives of plain text (`(?:/|-)`), each joined to the text right after the
       // group: `(?:/|-)dc` needs `/dc` or `-dc`.
-      const alternatives = splitTopLevel(groupBody(group))
-        .map((a) => leadingText(a, true));
-      const next = leadingText(branch.slice(end), false);
-      if (next !== null && alternatives.every((a) => a !== null)) {
-        const joined = alternatives.map((a) => a + next);
-        if (joined.every((text) => text.length >= 2)) out.push(joined);
-      }
+      const joined = joinedTexts(group, branch.slice(end));
+      if (joined && joined.every((text) => text.length >= 2)) out.push(joined);
     }
   }
   return out;

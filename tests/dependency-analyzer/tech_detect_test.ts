@@ -86,6 +86,17 @@ Deno.test("a long page is matched near its literals, far occurrences included", 
   assert.equal(found[0].evidence[0].value, '<div id="a" data-tracker-id');
 });
 
+Deno.test("a pattern of several literals matches first where the page has it first", async () => {
+  const rules = compileTechRules({
+    "Widget": { cats: [2], html: '<[^>]+(?:id|class)="widgetry' },
+  }, CATEGORIES);
+  const filler = "<p>filler text</p>".repeat(2_000);
+  const html = `${filler}<span class="widgetry-a">${filler}<div id="widgetry-b">${filler}`;
+  assert.deepEqual(rules.text.html.all()[0].literals, ['id="widgetry', 'class="widgetry']);
+  const [found] = await detectTechnologies(rules, pageSignals({ html }));
+  assert.equal(found.evidence[0].value, '<span class="widgetry');
+});
+
 Deno.test("a negated class is no anchor: such a pattern runs near its literal, an anchored one on all", async () => {
   const rules = compileTechRules({
     "Near": { cats: [2], html: "<link[^>]+nearlib" },

@@ -62,7 +62,7 @@ Deno.test("the data file's form survives JSON: loading it gives what compiling g
     "",
     100,
   ]);
-  assert.deepEqual(alternatives.literals, ["foo-lib", "bar-lib"]);
+  assert.deepEqual(alternatives.literals, ["foo-lib.js", "bar-lib.js"]);
   assert.deepEqual([alternatives.version, alternatives.confidence], ["\\1", 50]);
   assert.equal(none.literals, null);
   assert.deepEqual(loaded.keyed.meta.keys(), ["generator"]);
@@ -94,7 +94,7 @@ Deno.test("patterns and technologies are built on first use, once; lookups by na
   assert.equal(html.size, 3);
   assert.equal(html.unindexed, 0, "`^<!doctype` keeps its literal");
   assert.equal(html.pattern(1), html.pattern(1), "the same object");
-  assert.deepEqual(html.pattern(1).literals, ["alpha", "beta"]);
+  assert.deepEqual(html.pattern(1).literals, ["alpha-app", "beta-app"]);
   const found = html.index.find("<X-BETA-APP id=1> __NEXT_DATA__");
   assert.deepEqual(
     [...html.candidates(found.keys())].map((p) => p.source),
