@@ -189,8 +189,8 @@ interface Internals {
   inComment: boolean;
   /** The handler's `interest`, if any. */
   interest: ParseInterest | undefined;
-  /** Per name length: 1 where an `interest.attributesWith` name has it. */
-  wantedLengths: Uint8Array;
+  /** 1 at `startKey` of each `interest.attributesWith` name: most names are ruled out by it. */
+  wantedStarts: Uint8Array;
   /** The tag being opened may open without attributes (read by the skipping tokenizer). */
   skipsAttributes: boolean;
   /** How many open elements are of `interest.textOf`. */
@@ -221,9 +221,9 @@ export class LeanParser extends Parser {
     self.interest = interest;
     self.skipsAttributes = false;
     self.textOpen = 0;
-    const lengths = [...interest?.attributesWith.keys() ?? []].map((name) => name.length);
-    self.wantedLengths = new Uint8Array(Math.max(0, ...lengths) + 1);
-    for (const length of lengths) self.wantedLengths[length] = 1;
+    const names = [...interest?.attributesWith.keys() ?? []];
+    self.wantedStarts = new Uint8Array((Math.max(0, ...names.map((n) => n.length)) + 1) * 128);
+    for (const name of names) self.wantedStarts[startKey(name.length, name.charCodeAt(0))] = 1;
   }
 }
 
@@ -302,26 +302,29 @@ function lowerName(p: Internals, start: number, end: number): string {
   return known ?? p.getSlice(start, end).toLowerCase();
 }
 
+/** A name's length and first character (lowercased ASCII; others share slots), as one key. */
+function startKey(length: number, first: number): number {
+  return length * 128 + ((first >= 0x41 && first <= 0x5a ? first + 0x20 : first) & 127);
+}
+
 /**
- * Whether the attribute at `nameStart…nameEnd`, its value as written at `valueStart…valueEnd`
- * (-1: none), is one the handler reads elements by (`ParseInterest.attributesWith`): asked by
- * the skipping tokenizer while it skips a tag's attributes. Most names are ruled out by their
- * length; a value holding an entity counts as read (it would have to be decoded first).
+ * What the handler reads elements by when they have the attribute named at `start…end`
+ * (`ParseInterest.attributesWith`): the values that make it read them, null for any value,
+ * undefined when it does not read them by that name. Asked by the skipping tokenizer while it
+ * skips a tag's attributes.
  */
-lean.wantsAttribute = function (
+lean.attributeValues = function (
   this: Internals,
-  nameStart: number,
-  nameEnd: number,
-  valueStart: number,
-  valueEnd: number,
-): boolean {
-  const length = nameEnd - nameStart;
-  if (length >= this.wantedLengths.length || this.wantedLengths[length] === 0) return false;
-  const values = this.interest!.attributesWith.get(lowerName(this, nameStart, nameEnd));
-  if (values === undefined) return false;
-  if (values === null) return true;
-  const value = valueStart < 0 ? "" : this.getSlice(valueStart, valueEnd);
-  return value.includes("&") || values.has(value);
+  start: number,
+  end: number,
+): ReadonlySet<string> | null | undefined {
+  const buffer = this.buffers[0];
+  const from = start - this.bufferOffset;
+  if (from >= 0 && from < buffer.length) {
+    const key = startKey(end - start, buffer.charCodeAt(from));
+    if (key >= this.wantedStarts.length || this.wantedStarts[key] === 0) return undefined;
+  }
+  return this.interest!.attributesWith.get(lowerName(this, start, end));
 };
 
 lean.emitOpenTag = function (this: Internals, name: string): void {

@@ -33,15 +33,10 @@ interface Internals {
     /** The tag being opened may open without attributes (lean_parser.ts `ParseInterest`). */
     skipsAttributes?: boolean;
     /**
-     * Whether its handler reads elements with the attribute named at `nameStart…nameEnd`,
-     * valued `valueStart…valueEnd` as written (-1: no value).
+     * The values of the attribute named at `start…end` that make its handler read an element
+     * (null: any value; undefined: none).
      */
-    wantsAttribute?(
-      nameStart: number,
-      nameEnd: number,
-      valueStart: number,
-      valueEnd: number,
-    ): boolean;
+    attributeValues?(start: number, end: number): ReadonlySet<string> | null | undefined;
   };
   stateText(c: number): void;
   handleInAttributeValue(c: number, quote: number): void;
@@ -232,6 +227,14 @@ function nextAmp(t: Internals, from: number): number {
   return t.ampAt = searchOn(searching(t), t.ampAt, "&", from);
 }
 
+/** Whether `buffer[start…end)` is one of `values`, compared in place. */
+function isOneOf(buffer: string, start: number, end: number, values: ReadonlySet<string>): boolean {
+  for (const value of values) {
+    if (value.length === end - start && buffer.startsWith(value, start)) return true;
+  }
+  return false;
+}
+
 /**
  * Leaves the rest of a tag to the stock tokenizer: in `state`, with `sectionStart`, its next
  * step reading the character at `at` (in the buffer; its loop steps onto it).
@@ -343,15 +346,18 @@ function readAttributes(t: Internals, j: number, stop: number, emit: boolean): b
       if (c === EQ || isEndOfTagSection(c)) break;
     }
     if (j >= stop) return emit && handOver(t, IN_ATTRIBUTE_NAME, offset + attribStart, j);
+    // Unread: the values that make the handler read this element after all (null: any).
+    let values: ReadonlySet<string> | null | undefined;
     if (emit) t.cbs.onattribname(offset + attribStart, offset + j);
+    else if ((values = t.cbs.attributeValues!(offset + attribStart, offset + j)) === null) {
+      return false;
+    }
     const attribEnd = j;
     while (j < stop && isWhitespace(c = buffer.charCodeAt(j))) j++;
     if (j >= stop) return emit && handOver(t, AFTER_ATTRIBUTE_NAME, offset + attribEnd, j);
     if (c !== EQ) {
       if (emit) t.cbs.onattribend(QuoteType.NoValue, offset + attribEnd);
-      else if (t.cbs.wantsAttribute!(offset + attribStart, offset + attribEnd, -1, -1)) {
-        return false;
-      }
+      else if (values?.has("")) return false;
       continue; // `/`, `>` or the next attribute's name
     }
     for (j++; j < stop && isWhitespace(c = buffer.charCodeAt(j));) j++;
@@ -359,16 +365,10 @@ function readAttributes(t: Internals, j: number, stop: number, emit: boolean): b
     if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
       const valueStart = j + 1;
       const end = buffer.indexOf(c === DOUBLE_QUOTE ? '"' : "'", valueStart);
-      // Unread, a value ends at its quote whatever entities it holds.
+      // Unread, a value ends at its quote whatever entities it holds (one the handler reads
+      // elements by is read again: it would have to be decoded to compare).
       if (!emit && end >= 0) {
-        if (
-          t.cbs.wantsAttribute!(
-            offset + attribStart,
-            offset + attribEnd,
-            offset + valueStart,
-            offset + end,
-          )
-        ) {
+        if (values && (nextAmp(t, valueStart) < end || isOneOf(buffer, valueStart, end, values))) {
           return false;
         }
         j = end + 1;
@@ -398,15 +398,6 @@ function readAttributes(t: Internals, j: number, stop: number, emit: boolean): b
     if (emit) {
       t.cbs.onattribdata(offset + valueStart, offset + j);
       t.cbs.onattribend(QuoteType.Unquoted, offset + j);
-    } else if (
-      t.cbs.wantsAttribute!(
-        offset + attribStart,
-        offset + attribEnd,
-        offset + valueStart,
-        offset + j,
-      )
-    ) {
-      return false;
-    }
+    } else if (values && isOneOf(buffer, valueStart, j, values)) return false;
   }
 }
