@@ -207,6 +207,7 @@ function holds(needs: RegExp[][] | null, text: string): boolean {
 export class TechPattern {
   #regex: PatternRegex | undefined;
   #anchored: boolean | undefined;
+  #maxLength: number | undefined;
   constructor(
     /** The pattern as written (without its `\;` attributes), for evidence. */
     readonly source: string,
@@ -231,6 +232,14 @@ export class TechPattern {
    */
   get anchored(): boolean {
     return this.#anchored ??= hasAnchor(this.source);
+  }
+
+  /**
+   * The most characters a match can span (`maxMatchLength`; Infinity: unbounded or unknown),
+   * worked out on first use.
+   */
+  get maxLength(): number {
+    return this.#maxLength ??= maxMatchLength(boundQuantifiers(this.source));
   }
 
   /**
@@ -287,6 +296,79 @@ export function hasAnchor(source: string): boolean {
     } else if (ch === "^" || ch === "$") return true;
   }
   return false;
+}
+
+/**
+ * The most UTF-16 code units a match of `source` (a JavaScript regular expression) can span:
+ * Infinity when a quantifier is unbounded, or a back-reference or look-around (which reads
+ * text outside the match) makes it unknown. A window this wide around a literal holds every
+ * match through it (tech_detect.ts).
+ */
+export function maxMatchLength(source: string): number {
+  let i = 0;
+  /** Alternatives up to `)` or the end: the longest. */
+  const alternation = (): number => {
+    let most = sequence();
+    while (source[i] === "|") {
+      i++;
+      most = Math.max(most, sequence());
+    }
+    return most;
+  };
+  /** Atoms, each times its quantifier, up to `|`, `)` or the end. */
+  const sequence = (): number => {
+    let total = 0;
+    while (i < source.length && source[i] !== "|" && source[i] !== ")") {
+      total += atom() * quantifier();
+    }
+    return total;
+  };
+  const atom = (): number => {
+    const ch = source[i++];
+    if (ch === "\\") {
+      const next = source[i++] ?? "";
+      if (next === "b" || next === "B") return 0;
+      if (/[1-9k]/.test(next)) return Infinity; // a back-reference: its group's length
+      if (next === "x") i += 2;
+      else if (next === "u") i += source[i] === "{" ? source.indexOf("}", i) + 1 - i : 4;
+      else if (next === "c") i++;
+      return 1;
+    }
+    if (ch === "[") {
+      for (; i < source.length && source[i] !== "]"; i++) if (source[i] === "\\") i++;
+      i++;
+      return 1;
+    }
+    if (ch === "^" || ch === "$") return 0;
+    if (ch === "(") {
+      const lookAround = /^\?(?:=|!|<=|<!)/.test(source.slice(i, i + 3));
+      if (source[i] === "?") {
+        i += source[i + 1] === "<" && !lookAround ? source.indexOf(">", i) + 1 - i : 2;
+      }
+      const inner = alternation();
+      i++; // the `)`
+      return lookAround ? Infinity : inner;
+    }
+    return 1;
+  };
+  /** The most times the quantifier at `i` repeats its atom (1: none). */
+  const quantifier = (): number => {
+    let most = 1;
+    const ch = source[i];
+    if (ch === "?") [most, i] = [1, i + 1];
+    else if (ch === "*" || ch === "+") [most, i] = [Infinity, i + 1];
+    else if (ch === "{") {
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i));
+      if (!m) return 1; // a literal `{`
+      most = m[2] === undefined ? Number(m[1]) : m[3] ? Number(m[3]) : Infinity;
+      i += m[0].length;
+    } else return 1;
+    if (source[i] === "?") i++; // lazy
+    return most;
+  };
+  const length = alternation();
+  // An unbalanced `)` ends the walk early: unknown.
+  return i < source.length ? Infinity : length;
 }
 
 /** `+` → `{1,250}` and `*` → `{0,250}` where they are quantifiers (not escaped, not in `[]`). */

@@ -97,6 +97,16 @@ Deno.test("a pattern of several literals matches first where the page has it fir
   assert.equal(found.evidence[0].value, '<span class="widgetry');
 });
 
+Deno.test("a match as long as its pattern allows is found in its literal's window", async () => {
+  // `<i[^>]{0,20}data-zz` spans at most 29 characters: its windows are that wide, not ±1024.
+  const rules = compileTechRules({ "Zz": { cats: [2], html: "<i[^>]{0,20}data-zz" } }, CATEGORIES);
+  assert.equal(rules.text.html.all()[0].maxLength, 29);
+  const filler = "<p>filler text</p>".repeat(2_000);
+  const longest = `<i${"a".repeat(20)}data-zz`;
+  const [found] = await detectTechnologies(rules, pageSignals({ html: filler + longest + filler }));
+  assert.equal(found.evidence[0].value, longest);
+});
+
 Deno.test("a negated class is no anchor: such a pattern runs near its literal, an anchored one on all", async () => {
   const rules = compileTechRules({
     "Near": { cats: [2], html: "<link[^>]+nearlib" },

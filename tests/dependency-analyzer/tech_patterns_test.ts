@@ -8,6 +8,7 @@ import {
   LinearEngineMissing,
   LinearRegex,
   loadLinearEngine,
+  maxMatchLength,
   requiredLiterals,
   requiredTexts,
   resolveVersion,
@@ -49,6 +50,19 @@ Deno.test("required literals: longest run, per alternative, through a required g
   assert.deepEqual(requiredLiterals('<a href="http://www\\.tsoft\\.com\\.tr" target'), [
     "www.tsoft.com.tr",
   ]);
+});
+
+Deno.test("maxMatchLength: the longest match, Infinity when unbounded or unknown", () => {
+  const most = (s: string) => maxMatchLength(boundQuantifiers(s));
+  assert.equal(most(`<div[^>]+class=["']wp-block-*`), 4 + 250 + 7 + 8 + 250);
+  assert.equal(most("a(?:bc|d)?e"), 4);
+  assert.equal(most("x{2,5}y{3}"), 8);
+  assert.equal(most("(?:a|bb)+"), 500);
+  assert.equal(most("(?<n>ab)c\\u00e9\\x41[\\]a]\\b^$"), 6);
+  assert.equal(most("a|bcd"), 3);
+  for (const unbounded of ["x{2,}", "(a)\\1", "(?<n>a)\\k<n>", "a(?=b)", "(?<!a)b", "a)b"]) {
+    assert.equal(most(unbounded), Infinity, unbounded);
+  }
 });
 
 Deno.test("required literals: a group of plain alternatives joined to the text after it", () => {
