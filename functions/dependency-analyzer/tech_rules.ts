@@ -206,12 +206,14 @@ function lowerBound(order: readonly number[], keyOf: (i: number) => string, key:
 
 /**
  * Groups a signal's patterns by literal (a pattern with alternatives under each); `literals`:
- * each pattern's, as `compilePattern` gives them.
+ * each pattern's, as `compilePattern` gives them; `alsoIndexed`: literals no pattern names
+ * that the index finds too (the project's own rules', see `compileRuleData`).
  */
 function groupByLiteral(
   columns: BuildingColumns,
   literals: (string[] | null)[],
   long: boolean,
+  alsoIndexed: readonly string[],
 ): TextColumns {
   const ids = new Map<string, number>();
   const index: string[] = [];
@@ -238,6 +240,11 @@ function groupByLiteral(
     literal.push(ownIds[0]);
     if (ownIds.length > 1) moreLiterals[pattern] = ownIds.slice(1);
   });
+  for (const text of alsoIndexed) {
+    if (ids.has(text)) continue;
+    ids.set(text, index.push(text) - 1);
+    members.push([]);
+  }
   const byLiteralStart = [0];
   for (const m of members) byLiteralStart.push(byLiteralStart.at(-1)! + m.length);
   return {
@@ -289,12 +296,15 @@ function groupByKey(columns: BuildingColumns, keyOf: string[]): KeyedColumns {
  * Compiles webappanalyzer's definitions into the data file's form (at build time).
  * `runsLinear(pattern)` tells which patterns must run on the linear-time engine (the build's
  * ReDoS check; `await loadLinearEngine()` first); it throws when one of them cannot.
+ * `alsoIndexed`: per text signal, literals its prefilter finds besides the patterns' (the
+ * project's own `html` rules', detect.ts `htmlRuleLiterals`: one pass over a page for both).
  */
 export function compileRuleData(
   raw: Record<string, RawTech>,
   categories: Record<string, { name: string }>,
   source = "",
   runsLinear: (pattern: string) => boolean = () => false,
+  alsoIndexed: Partial<Record<TextSignal, readonly string[]>> = {},
 ): RuleData {
   const categoryNames: string[] = [];
   const categoryIndex = new Map<string, number>();
@@ -400,7 +410,9 @@ export function compileRuleData(
         .filter((t, i, order) => i === 0 || folded[order[i - 1]] !== folded[t]),
     },
     text: Object.fromEntries(
-      TEXT_SIGNALS.map((s) => [s, groupByLiteral(text[s], literals[s], LONG_SIGNALS.has(s))]),
+      TEXT_SIGNALS.map((
+        s,
+      ) => [s, groupByLiteral(text[s], literals[s], LONG_SIGNALS.has(s), alsoIndexed[s] ?? [])]),
     ) as RuleData["text"],
     keyed: Object.fromEntries(
       KEYED_SIGNALS.map((s) => [s, groupByKey(keyed[s], keys[s])]),
@@ -518,10 +530,10 @@ export class TextPatterns {
     return out;
   }
 
-  /** The id of a literal in the index (one a pattern of this signal names). */
-  literalId(literal: string): number {
+  /** The id of a literal in the index; undefined when the index does not hold it. */
+  literalId(literal: string): number | undefined {
     this.#literalIds ??= new Map(this.#literals.all().map((l, i) => [l, i]));
-    return this.#literalIds.get(literal)!;
+    return this.#literalIds.get(literal);
   }
 }
 

@@ -3,10 +3,12 @@ import assert from "node:assert/strict";
 import {
   canonicalName,
   detectLibraries,
+  htmlRuleLiterals,
   identifyUrl,
   selectorMatcher,
 } from "../../functions/dependency-analyzer/detect.ts";
 import { RULES } from "../../functions/dependency-analyzer/rules.ts";
+import { loadTechRules } from "../../functions/dependency-analyzer/tech_rules.ts";
 import { type Element, parseHtml, selectFirst, walk } from "../../shared/net/html.ts";
 
 Deno.test("a CDN URL and its versioned file name fold into one library with both rules", async () => {
@@ -181,4 +183,23 @@ Deno.test("a selector rule is compiled when an element first needs it, not befor
   run.visit("div", { id: "a" });
   assert.equal(run.selected.size, 0, "no element needed it: never compiled");
   assert.throws(() => run.visit("div", { "data-x": "" }), /no-such-pseudo/);
+});
+
+Deno.test("an html rule runs only where the page's prefilter found its literal", async () => {
+  const html = '<script>window.__NUXT__={}</script><div data-v-7ba5bd90="">';
+  const names = async (htmlHas?: (literal: string) => boolean) =>
+    (await detectLibraries({ urls: [], html, htmlHas })).map((l) => l.name);
+  assert.deepEqual(await names(), ["nuxt", "vue"]);
+  assert.deepEqual(await names(() => true), ["nuxt", "vue"]);
+  assert.deepEqual(await names((literal) => literal !== "window.__nuxt__"), ["vue"]);
+  assert.deepEqual(await names(() => false), []);
+});
+
+Deno.test("the rule set's page prefilter finds every html rule's literal (the data holds them)", async () => {
+  const literals = htmlRuleLiterals();
+  assert.equal(literals.length, RULES.filter((r) => r.on === "html").length);
+  const html = (await loadTechRules()).text.html;
+  for (const literal of literals) assert.notEqual(html.literalId(literal), undefined, literal);
+  const found = html.index.find("x WINDOW.__Nuxt__= y");
+  assert.ok(found.has(html.literalId("window.__nuxt__")!));
 });
