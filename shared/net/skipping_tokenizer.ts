@@ -9,8 +9,11 @@
  * of the parse (bench/cold_path.ts). A plain tag (a close tag, or an open tag whose
  * attribute values hold no entity) is read in one step too (`readTag`), with the callbacks
  * the stock states make for it one character at a time; anything else in a tag is handed
- * back to those states where it starts. htmlparser2's Parser takes a tokenizer class as an
- * option for this; the methods replaced are private in its types, hence the casts.
+ * back to those states where it starts. When the parser's handler does not read the attributes
+ * of the tag being opened (lean_parser.ts `ParseInterest`), they are read without callbacks, and
+ * the tag is read again with them only if one turns out to be read. htmlparser2's Parser takes a
+ * tokenizer class as an option for this; the methods replaced are private in its types, hence
+ * the casts.
  * tests/shared/net/skipping_tokenizer_test.ts checks the events equal the stock tokenizer's.
  */
 import { QuoteType, Tokenizer, type TokenizerCallbacks as Callbacks } from "htmlparser2";
