@@ -7,7 +7,7 @@ import { analyzePage, type PageAnalysis } from "./page.ts";
 import type { AnalyzeResult } from "./schema.ts";
 
 /** The rule set's loader: the route loads it with this module (see app.ts). */
-export { loadTechRules } from "./tech_rules.ts";
+export { prepareTechRules } from "./tech_rules.ts";
 
 /**
  * Analyzes a fetched response (the route fetches with the shared safe fetch: 400 INVALID_URL /

@@ -13,13 +13,13 @@ import type { FetchPolicy } from "../../shared/net/safe_fetch.ts";
 import { ROOT } from "./root.ts";
 
 /**
- * The analysis (HTML parser, selectors, detection rules) with its rule set, loaded by the first
- * `/analyze` rather than at start-up, where it would cost every cold start
+ * The analysis (HTML parser, selectors, detection rules) with its rule set and its page indexes,
+ * loaded by the first `/analyze` rather than at start-up, where it would cost every cold start
  * (bench/cold_start.ts).
  */
 const loadAnalyzer = onFirstUse(async () => {
   const analyzer = await import("./analyze.ts");
-  await analyzer.loadTechRules();
+  await analyzer.prepareTechRules();
   return analyzer;
 });
 
