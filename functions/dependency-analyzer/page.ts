@@ -198,9 +198,16 @@ export async function analyzePage(
   const declaredBase = g.base ? resolveUrl(attr(g.base, "href"), finalUrl) ?? finalUrl : finalUrl;
   const base = /^https?:/i.test(declaredBase) ? declaredBase : finalUrl;
   const pageHost = new URL(finalUrl).hostname;
-  // Host → third party: a page's many URLs share few hosts.
+  // Host → third party: a page's many URLs share few hosts; and URL → origin, as a page may
+  // repeat one URL (150,000 <script src> of one URL parsed it 150,000 times).
   const thirdParty = new Map<string, boolean>();
-  const origin = (url: string | null): Origin => originOf(url, pageHost, thirdParty);
+  const origins = new Map<string, Origin>();
+  const origin = (url: string | null): Origin => {
+    if (!url) return originOf(url, pageHost, thirdParty);
+    let known = origins.get(url);
+    if (!known) origins.set(url, known = originOf(url, pageHost, thirdParty));
+    return known;
+  };
 
   const scripts = await collectScripts(g.scripts, base, origin, yieldSoon);
   const stylesheets = await collectStylesheets(g.sheets, base, origin, yieldSoon);

@@ -152,9 +152,11 @@ export async function matchSignals(
     if (inputs.length === 0) continue;
     const set = rules.text[signal];
     await yieldSoon();
+    // A repeated URL is searched once (150,000 copies of one script URL were a 6 MB text).
+    const distinct = inputs.length > 1 ? [...new Set(inputs)] : inputs;
     const found = signal === "html" && page.htmlLiterals
       ? page.htmlLiterals
-      : set.index.find(inputs.length === 1 ? inputs[0] : inputs.join("\n"));
+      : set.index.find(distinct.length === 1 ? distinct[0] : distinct.join("\n"));
     const candidates = set.candidates(found.keys());
     if (!LONG_SIGNALS.has(signal)) {
       // URLs (script sources, the page's): each runs only the patterns whose literal it
