@@ -45,14 +45,23 @@ export const KNOWN_NAMES: readonly string[] = [
 ];
 
 /**
- * The names by length and first character (`length * 128 + code`): a lookup reads one
+ * A name's length and first character as one key (`length * 128 + code`, the code ASCII
+ * lowercased); -1 when that character is not ASCII (or `code` is NaN, past a text's end).
+ */
+export function startKey(length: number, code: number): number {
+  const first = lowered(code);
+  return first < 128 ? length * 128 + first : -1;
+}
+
+/**
+ * The names by length and first character (`startKey`): a lookup reads one
  * character before it compares, where hashing every character first (a table by hash) took
  * 1.4x as long over the 32,541 names of the 500 KiB bench page (2.47 against 1.80 ms), and the
  * lean parse of that page 1-9% longer (alternating in one process).
  */
 const BY_START: (string[] | undefined)[] = new Array((MAX_LENGTH + 1) * 128).fill(undefined);
 for (const name of KNOWN_NAMES) {
-  (BY_START[name.length * 128 + name.charCodeAt(0)] ??= []).push(name);
+  (BY_START[startKey(name.length, name.charCodeAt(0))] ??= []).push(name);
 }
 
 /**
@@ -62,6 +71,7 @@ for (const name of KNOWN_NAMES) {
 export function knownName(text: string, start: number, end: number): string | undefined {
   const length = end - start;
   if (length > MAX_LENGTH) return undefined;
+  // `startKey`, written out: called here it made the analyzer's warm request 1.035x as long.
   const first = lowered(text.charCodeAt(start));
   if (!(first < 128)) return undefined; // also NaN, past the text's end
   const names = BY_START[length * 128 + first];

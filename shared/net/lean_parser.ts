@@ -11,7 +11,7 @@
  * at every chunking) and bench/skipping_tokenizer_test.ts (258 real pages).
  */
 import { type Handler, Parser, type ParserOptions } from "htmlparser2";
-import { knownName } from "./known_names.ts";
+import { knownName, startKey } from "./known_names.ts";
 
 /** The bounds counted during a parse, as domhandler would build the tree; over one throws. */
 export interface ParseBounds {
@@ -189,8 +189,11 @@ interface Internals {
   inComment: boolean;
   /** The handler's `interest`, if any. */
   interest: ParseInterest | undefined;
-  /** 1 at `startKey` of each `interest.attributesWith` name: most names are ruled out by it. */
-  wantedStarts: Uint8Array;
+  /**
+   * 1 at the `startKey` (known_names.ts) of each `interest.attributesWith` name: most names
+   * are ruled out by it (null: none is).
+   */
+  wantedStarts: Uint8Array | null;
   /** The tag being opened may open without attributes (read by the skipping tokenizer). */
   skipsAttributes: boolean;
   /** How many open elements are of `interest.textOf`. */
@@ -221,9 +224,12 @@ export class LeanParser extends Parser {
     self.interest = interest;
     self.skipsAttributes = false;
     self.textOpen = 0;
-    const names = [...interest?.attributesWith.keys() ?? []];
-    self.wantedStarts = new Uint8Array((Math.max(0, ...names.map((n) => n.length)) + 1) * 128);
-    for (const name of names) self.wantedStarts[startKey(name.length, name.charCodeAt(0))] = 1;
+    // A name not starting with ASCII has no key: then no name is ruled out by its start.
+    const keys = [...interest?.attributesWith.keys() ?? []]
+      .map((name) => startKey(name.length, name.charCodeAt(0)));
+    const wanted = keys.includes(-1) ? null : new Uint8Array(Math.max(0, ...keys) + 1);
+    for (const key of keys) if (wanted) wanted[key] = 1;
+    self.wantedStarts = wanted;
   }
 }
 
@@ -302,11 +308,6 @@ function lowerName(p: Internals, start: number, end: number): string {
   return known ?? p.getSlice(start, end).toLowerCase();
 }
 
-/** A name's length and first character (lowercased ASCII; others share slots), as one key. */
-function startKey(length: number, first: number): number {
-  return length * 128 + ((first >= 0x41 && first <= 0x5a ? first + 0x20 : first) & 127);
-}
-
 /**
  * What the handler reads elements by when they have the attribute named at `start…end`
  * (`ParseInterest.attributesWith`): the values that make it read them, null for any value,
@@ -320,9 +321,10 @@ lean.attributeValues = function (
 ): ReadonlySet<string> | null | undefined {
   const buffer = this.buffers[0];
   const from = start - this.bufferOffset;
-  if (from >= 0 && from < buffer.length) {
+  const wanted = this.wantedStarts;
+  if (wanted && from >= 0 && from < buffer.length) {
     const key = startKey(end - start, buffer.charCodeAt(from));
-    if (key >= this.wantedStarts.length || this.wantedStarts[key] === 0) return undefined;
+    if (key < 0 || key >= wanted.length || wanted[key] === 0) return undefined;
   }
   return this.interest!.attributesWith.get(lowerName(this, start, end));
 };

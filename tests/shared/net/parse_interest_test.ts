@@ -135,3 +135,19 @@ Deno.test("a parse with an interest refuses a page at the same bounds", () => {
     assert.throws(() => bounded(nodes - 1), /maxNodes/);
   }
 });
+
+Deno.test("an interest may read elements by an attribute whose name is not ASCII", () => {
+  const interest: ParseInterest = {
+    attributesOf: new Set(),
+    attributesWith: new Map([["\u00e9x", null]]),
+    textOf: new Set(),
+  };
+  const opened: Record<string, string>[] = [];
+  new LeanParser(
+    { onopentag: (_name, attribs) => opened.push(attribs) },
+    PARSER_OPTIONS,
+    undefined,
+    interest,
+  ).end('<div class=a \u00c9X=1><div class=b \u00c9Y=2><div class=c id="\u00e9x">');
+  assert.deepEqual(opened, [{ class: "a", "\u00e9x": "1" }, {}, {}]);
+});
