@@ -291,8 +291,7 @@ export function hasAnchor(source: string): boolean {
     if (ch === "\\") i++;
     else if (ch === "[") {
       // Past the class, its own `^` included (JavaScript's `[]` and `[^]` end at that `]`).
-      i += source[i + 1] === "^" ? 2 : 1;
-      for (; i < source.length && source[i] !== "]"; i++) if (source[i] === "\\") i++;
+      i = classEnd(source, i);
     } else if (ch === "^" || ch === "$") return true;
   }
   return false;
@@ -335,8 +334,7 @@ export function maxMatchLength(source: string): number {
       return 1;
     }
     if (ch === "[") {
-      for (; i < source.length && source[i] !== "]"; i++) if (source[i] === "\\") i++;
-      i++;
+      i = classEnd(source, i - 1) + 1;
       return 1;
     }
     if (ch === "^" || ch === "$") return 0;
@@ -478,7 +476,7 @@ function mandatoryGroups(branch: string): { group: string; end: number }[] {
       continue;
     }
     if (ch === "[") {
-      for (i++; i < branch.length && branch[i] !== "]"; i++) if (branch[i] === "\\") i++;
+      i = classEnd(branch, i);
       continue;
     }
     if (ch !== "(") continue;
@@ -493,15 +491,24 @@ function mandatoryGroups(branch: string): { group: string; end: number }[] {
   return out;
 }
 
+/**
+ * Index of the `]` that closes the character class opened at `open` (escapes inside skipped),
+ * or the end of `source` when none does.
+ */
+function classEnd(source: string, open: number): number {
+  let i = open + 1;
+  while (i < source.length && source[i] !== "]") i += source[i] === "\\" ? 2 : 1;
+  return i;
+}
+
 /** Index of the `)` that closes the `(` at `open`, or -1. */
 function closingParen(source: string, open: number): number {
   let depth = 0;
   for (let i = open; i < source.length; i++) {
     const ch = source[i];
     if (ch === "\\") i++;
-    else if (ch === "[") {
-      for (i++; i < source.length && source[i] !== "]"; i++) if (source[i] === "\\") i++;
-    } else if (ch === "(") depth++;
+    else if (ch === "[") i = classEnd(source, i);
+    else if (ch === "(") depth++;
     else if (ch === ")" && --depth === 0) return i;
   }
   return -1;
@@ -515,9 +522,8 @@ function splitTopLevel(source: string): string[] {
   for (let i = 0; i < source.length; i++) {
     const ch = source[i];
     if (ch === "\\") i++;
-    else if (ch === "[") {
-      for (i++; i < source.length && source[i] !== "]"; i++) if (source[i] === "\\") i++;
-    } else if (ch === "(") depth++;
+    else if (ch === "[") i = classEnd(source, i);
+    else if (ch === "(") depth++;
     else if (ch === ")") depth--;
     else if (ch === "|" && depth === 0) {
       parts.push(source.slice(start, i));
@@ -573,8 +579,7 @@ function literalRuns(source: string, min = 3): string[][] | null {
       if (depth === 0 && LITERAL_ESCAPE.test(next)) literal = next;
       else if (depth === 0) endRun();
     } else if (ch === "[") {
-      // Skip the class (escapes inside included).
-      for (i++; i < source.length && source[i] !== "]"; i++) if (source[i] === "\\") i++;
+      i = classEnd(source, i);
       if (depth === 0) endRun();
     } else if (ch === "(") {
       depth++;
