@@ -245,10 +245,10 @@ export function selectorMatcher(rules: readonly Rule[] = RULES) {
       if (key === null) keyed.add(always);
       else keyed.add(listIn(key[0] === "<" ? byTag : byAttribute, key.slice(1)));
       if (key?.[0] === "@") {
+        const name = key.slice(1);
         const value = selectorKeyValue([compound]);
-        const known = values.get(key.slice(1));
-        if (value === null || known === null) values.set(key.slice(1), null);
-        else values.set(key.slice(1), (known ?? new Set()).add(value));
+        const known = values.get(name);
+        values.set(name, value === null || known === null ? null : (known ?? new Set()).add(value));
       }
     }
     for (const list of keyed) list.push(test);

@@ -114,8 +114,8 @@ function windowsNear(
   endsOf: (literal: string) => readonly number[],
 ): number[] {
   const windows: number[] = [];
+  const tight = maxLength < WINDOW;
   for (const literal of literals) {
-    const tight = maxLength < WINDOW;
     // A match holding the occurrence [end - length, end) starts at end - maxLength or later
     // and ends by end - length + maxLength.
     const before = tight ? maxLength + EDGE : literal.length + WINDOW;
@@ -174,7 +174,7 @@ export async function matchSignals(
         let own = matchesOf.get(inputs[at]);
         if (!own) {
           own = [];
-          const literals = inputs.length === 1 ? found : set.index.find(inputs[at]);
+          const literals = distinct.length === 1 ? found : set.index.find(inputs[at]);
           for (const pattern of set.candidates(literals.keys())) {
             let m = execLoading(pattern.regex, inputs[at]);
             if (m instanceof Promise) m = await m;
